@@ -1,0 +1,7 @@
+//! Boards (to be filled in).
+/// Placeholder.
+pub struct Board;
+/// Placeholder.
+pub struct Rules;
+/// Placeholder.
+pub enum MoveError {}

@@ -1,0 +1,1 @@
+//! Point and move notations (to be filled in).

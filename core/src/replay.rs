@@ -1,0 +1,1 @@
+//! Replay (to be filled in).

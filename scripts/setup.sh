@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what a fresh machine lacks for kifudex's full test suite, idempotently:
+# rustup targets (Cortex-M, big-endian s390x, 32-bit i686), QEMU (system + user), cross linkers.
+set -euo pipefail
+
+need_targets=(thumbv7em-none-eabihf thumbv7m-none-eabi thumbv6m-none-eabi s390x-unknown-linux-gnu i686-unknown-linux-gnu)
+installed=$(rustup target list --installed)
+missing=()
+for t in "${need_targets[@]}"; do
+  grep -qx "$t" <<<"$installed" || missing+=("$t")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: rustup target add ${missing[*]}"
+  rustup target add "${missing[@]}"
+fi
+for c in clippy rustfmt; do
+  rustup component list --installed | grep -q "^$c" || rustup component add "$c"
+done
+
+need_cmds=(qemu-system-arm qemu-s390x s390x-linux-gnu-gcc i686-linux-gnu-gcc)
+need_pkgs=(qemu-system-arm qemu-user gcc-s390x-linux-gnu libc6-dev-s390x-cross gcc-i686-linux-gnu libc6-dev-i386-cross)
+lack=0
+for c in "${need_cmds[@]}"; do command -v "$c" >/dev/null 2>&1 || lack=1; done
+[ -d /usr/s390x-linux-gnu/lib ] || lack=1
+[ -e /usr/i686-linux-gnu/lib/ld-linux.so.2 ] || lack=1
+if [ "$lack" = 1 ]; then
+  SUDO=""
+  [ "$(id -u)" = 0 ] || SUDO="sudo"
+  echo "setup: apt-get install ${need_pkgs[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_pkgs[@]}" >/dev/null
+fi
+echo "setup: ok"
