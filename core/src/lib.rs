@@ -20,10 +20,12 @@
 )]
 
 pub mod board;
+pub mod format;
 pub mod hash;
 pub mod notation;
 pub mod point;
 pub mod replay;
+pub mod search;
 pub mod transform;
 
 pub use board::{Board, MoveError, Rules};
