@@ -20,8 +20,10 @@
 )]
 
 pub mod board;
+pub mod book;
 pub mod format;
 pub mod hash;
+pub mod index;
 pub mod notation;
 pub mod point;
 pub mod replay;
