@@ -203,15 +203,16 @@ impl<'a> Book<'a> {
         }
         // Skip the runs of the positions before it in the bucket.
         let mut m = self.bucket_moves.at(b) as usize;
+        let me = self.bucket_moves.at(b + 1) as usize;
         let mut skip = i - ps;
-        while skip > 0 {
+        while skip > 0 && m < me {
             if field(self.next.at(m), 10, 1) == 1 {
                 skip -= 1;
             }
             m += 1;
         }
         let start = m;
-        while field(self.next.at(m), 10, 1) == 0 && m < self.next.len() {
+        while m + 1 < me && field(self.next.at(m), 10, 1) == 0 {
             m += 1;
         }
         Some(BookEntry {

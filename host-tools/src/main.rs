@@ -1,12 +1,187 @@
-//! The `kifudex` command: build an index from SGF collections, search it, explore it in a shell.
+//! The `kifudex` command: build an index from SGF collections, search it, explore it.
 
-use clap::Parser;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::{Args, Parser, Subcommand};
+use kifudex::build::{self, BuildOptions, Profile};
+use kifudex::games::GameFilter;
+use kifudex::{present, open_index_file};
+use kifudex_core::index::Index;
+use kifudex_core::query::{position_after, QueryError};
+use kifudex_core::search::NextMoves;
+use kifudex_core::Size;
 
 /// kifudex: what strong players played next, for the position on your board.
 #[derive(Parser, Debug)]
 #[command(name = "kifudex", version, about, long_about = None)]
-struct Cli {}
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
 
-fn main() {
-    let _cli = Cli::parse();
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Build an index (or a microcontroller book) from SGF files, folders and archives.
+    Build(BuildArgs),
+    /// Next moves for a position, found in any orientation.
+    Search(SearchArgs),
+    /// The games that reached a position, newest first.
+    Games(GamesArgs),
+    /// What an index holds.
+    Info {
+        /// The index file.
+        #[arg(long)]
+        index: PathBuf,
+    },
+}
+
+#[derive(Args, Debug)]
+struct BuildArgs {
+    /// SGF files (.sgf), archives (.tgz, .tar.gz, .zip) or folders searched recursively.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// The file to write (atomically).
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Index only the positions before the first N moves of each game.
+    #[arg(long)]
+    max_moves: Option<u32>,
+    /// `desktop` (the full index) or `mcu` (a book for the microcontroller).
+    #[arg(long, value_enum, default_value = "desktop")]
+    profile: Profile,
+    /// Book: drop next moves seen fewer than N times.
+    #[arg(long, default_value_t = 1)]
+    min_count: u32,
+    /// Book: keep at most N next moves per position.
+    #[arg(long)]
+    max_next: Option<u32>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// No progress bar and no summary.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+#[derive(Args, Debug)]
+struct PositionArgs {
+    /// The index file.
+    #[arg(long)]
+    index: PathBuf,
+    /// Moves from the empty board: comma-separated SGF points or `pass`, Black first.
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
+    moves: String,
+    /// Board size (square).
+    #[arg(long, default_value_t = 19)]
+    size: u8,
+}
+
+#[derive(Args, Debug)]
+struct SearchArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// Print the SPEC's JSON object.
+    #[arg(long)]
+    json: bool,
+    /// Also find the colour-swapped position and add its moves with colours exchanged.
+    #[arg(long)]
+    swap: bool,
+    /// Letters drawn on the board.
+    #[arg(long, default_value_t = 12)]
+    marks: usize,
+}
+
+#[derive(Args, Debug)]
+struct GamesArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    #[command(flatten)]
+    filter: GameFilter,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("kifudex: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Sets up the query position, or exits with status 2 for an illegal or malformed one.
+fn query(args: &PositionArgs) -> Result<std::result::Result<kifudex_core::Board, ExitCode>> {
+    let size = Size::square(args.size).context("board size must be 1 to 19")?;
+    match position_after(&args.moves, size) {
+        Ok((board, _)) => Ok(Ok(board)),
+        Err(e @ (QueryError::IllegalMove(_) | QueryError::BadRequest | QueryError::UnsupportedSize)) => {
+            eprintln!("kifudex: --moves {:?}: {e}", args.moves);
+            Ok(Err(ExitCode::from(2)))
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Command::Build(a) => {
+            if let Some(t) = a.threads {
+                rayon::ThreadPoolBuilder::new().num_threads(t).build_global().ok();
+            }
+            let opts = BuildOptions {
+                max_moves: a.max_moves,
+                profile: a.profile,
+                min_count: a.min_count,
+                max_next: a.max_next,
+                progress: !a.quiet,
+                ..BuildOptions::default()
+            };
+            let report = build::build(&a.paths, &a.output, &opts)?;
+            if !a.quiet {
+                eprintln!("{}", report.summary());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Search(a) => {
+            let bytes = open_index_file(&a.position.index)?;
+            let index = Index::open(&bytes).map_err(|e| anyhow::anyhow!("{}: not a valid index: {e}", a.position.index.display()))?;
+            let board = match query(&a.position)? {
+                Ok(b) => b,
+                Err(code) => return Ok(code),
+            };
+            let next: NextMoves = index.next_moves(&board, a.swap).map_err(|e| anyhow::anyhow!("{e:?}"))?;
+            if a.json {
+                println!("{}", present::search_json(&board, &next));
+            } else {
+                print!("{}", present::board_text(&board, next.classes(), a.marks));
+                print!("{}", present::table_text(&next, a.marks, 40));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Games(a) => {
+            let bytes = open_index_file(&a.position.index)?;
+            let index = Index::open(&bytes).map_err(|e| anyhow::anyhow!("{}: not a valid index: {e}", a.position.index.display()))?;
+            let board = match query(&a.position)? {
+                Ok(b) => b,
+                Err(code) => return Ok(code),
+            };
+            let list = kifudex::games::list(&index, &board, &a.filter);
+            if a.json {
+                println!("{}", kifudex::games::list_json(&index, &list));
+            } else {
+                print!("{}", kifudex::games::list_text(&index, &list));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Info { index } => {
+            let bytes = open_index_file(&index)?;
+            print!("{}", kifudex::info::describe(&bytes).with_context(|| format!("{}", index.display()))?);
+            Ok(ExitCode::SUCCESS)
+        }
+    }
 }

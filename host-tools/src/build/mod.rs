@@ -1,0 +1,333 @@
+//! Building an index (desktop) or a book (microcontroller) from SGF collections.
+//!
+//! The pipeline: inputs are collected ([`crate::input`]), every file is parsed and every
+//! game's main line replayed with captures in parallel ([`replay`]), games are ordered
+//! newest first, every indexed move becomes an occurrence keyed by its position's
+//! canonical 128-bit key, occurrences are sorted, the build checks **exactly** that no key
+//! stands for two different positions ([`verify`]), and the file is written atomically
+//! ([`index_file`], [`book_file`]). The output depends only on the inputs and options:
+//! never on the thread count or the machine.
+
+mod bits;
+pub mod book_file;
+pub mod index_file;
+pub mod replay;
+pub mod verify;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use rayon::prelude::*;
+
+use crate::input::{self, Source};
+use replay::ReplayedGame;
+
+/// What kind of file to build.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Profile {
+    /// The desktop index: positions, next moves, games, game records.
+    Desktop,
+    /// The microcontroller book: position keys and next-move counts only.
+    Mcu,
+}
+
+/// Options of a build.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    /// Index only the positions before the first N moves of each game (`None`: all).
+    pub max_moves: Option<u32>,
+    /// Desktop index or microcontroller book.
+    pub profile: Profile,
+    /// Book: drop next moves seen fewer times than this.
+    pub min_count: u32,
+    /// Book: keep at most this many next moves per position.
+    pub max_next: Option<u32>,
+    /// Index: positions with at least this many occurrences get precomputed next moves.
+    pub shared_min: u32,
+    /// Show a progress bar on a terminal.
+    pub progress: bool,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions {
+            max_moves: None,
+            profile: Profile::Desktop,
+            min_count: 1,
+            max_next: None,
+            shared_min: 8,
+            progress: false,
+        }
+    }
+}
+
+/// What a build read, kept and skipped.
+#[derive(Clone, Debug, Default)]
+pub struct BuildReport {
+    /// Files and archive members read.
+    pub files: usize,
+    /// Inputs skipped, by reason, with an example path.
+    pub skipped_inputs: BTreeMap<String, (usize, String)>,
+    /// Game trees rejected by the parser, by reason, with an example.
+    pub rejected: BTreeMap<String, (usize, String)>,
+    /// Games read.
+    pub games_read: usize,
+    /// Games with at least one indexed move.
+    pub games_indexed: usize,
+    /// Games whose main line ended early, by reason, with an example (file and move).
+    pub truncated: BTreeMap<String, (usize, String)>,
+    /// Games with no move at all.
+    pub games_without_moves: usize,
+    /// Parser warnings (recovered defects), by kind.
+    pub warnings: BTreeMap<String, usize>,
+    /// Indexed moves (occurrences).
+    pub occurrences: u64,
+    /// Distinct positions.
+    pub positions: u64,
+    /// Records written (next-move records for a book; occurrences for an index).
+    pub records: u64,
+    /// Keys standing for two different positions (must be 0).
+    pub collisions: u64,
+    /// Positions compared exactly to check for collisions.
+    pub verified_positions: u64,
+    /// Bytes written.
+    pub bytes: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+impl BuildReport {
+    fn bump(map: &mut BTreeMap<String, (usize, String)>, key: &str, example: impl FnOnce() -> String) {
+        map.entry(key.to_string()).or_insert_with(|| (0, example())).0 += 1;
+    }
+
+    /// Games per second, end to end.
+    pub fn games_per_second(&self) -> f64 {
+        self.games_read as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+
+    /// A human-readable summary (several lines).
+    pub fn summary(&self) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        let _ = writeln!(s, "files read:        {}", self.files);
+        for (k, (n, ex)) in &self.skipped_inputs {
+            let _ = writeln!(s, "  skipped ({k}): {n}, e.g. {ex}");
+        }
+        let _ = writeln!(s, "games read:        {}", self.games_read);
+        for (k, (n, ex)) in &self.rejected {
+            let _ = writeln!(s, "  rejected ({k}): {n}, e.g. {ex}");
+        }
+        let _ = writeln!(s, "games indexed:     {}", self.games_indexed);
+        if self.games_without_moves > 0 {
+            let _ = writeln!(s, "  without moves: {}", self.games_without_moves);
+        }
+        for (k, (n, ex)) in &self.truncated {
+            let _ = writeln!(s, "  main line ended early ({k}): {n}, e.g. {ex}");
+        }
+        if !self.warnings.is_empty() {
+            let w: Vec<String> = self.warnings.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            let _ = writeln!(s, "  recovered defects: {}", w.join(", "));
+        }
+        let _ = writeln!(s, "occurrences:       {}", self.occurrences);
+        let _ = writeln!(s, "positions:         {}", self.positions);
+        let _ = writeln!(s, "records:           {}", self.records);
+        let _ = writeln!(
+            s,
+            "key collisions:    {} ({} shared positions compared exactly)",
+            self.collisions, self.verified_positions
+        );
+        let _ = writeln!(s, "bytes:             {}", self.bytes);
+        let _ = write!(
+            s,
+            "time:              {:.3} s ({:.0} games/s)",
+            self.elapsed.as_secs_f64(),
+            self.games_per_second()
+        );
+        s
+    }
+}
+
+/// One occurrence during a build: the canonical key, the global move number, and the
+/// transform from the game's orientation to the canonical one.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Occ {
+    /// High half of the canonical key (the fingerprint).
+    pub hi: u64,
+    /// Low half of the canonical key.
+    pub lo: u64,
+    /// Global move number (index into the concatenated moves of all games).
+    pub ply: u32,
+    /// Transform from the game's orientation to the canonical one.
+    pub orient: u8,
+}
+
+/// Games in index order with their occurrences sorted by key.
+pub struct Collected {
+    /// The games, newest first.
+    pub games: Vec<ReplayedGame>,
+    /// First global move number of each game.
+    pub move_starts: Vec<u32>,
+    /// All occurrences, sorted by (key, global move number).
+    pub occs: Vec<Occ>,
+    /// `occs` split into positions: start index of each group, plus `occs.len()`.
+    pub groups: Vec<u32>,
+}
+
+impl Collected {
+    /// The game holding global move `ply`.
+    pub fn game_of_ply(&self, ply: u32) -> usize {
+        self.move_starts.partition_point(|&s| s <= ply).saturating_sub(1)
+    }
+}
+
+/// Reads, parses and replays every game under `paths`, then sorts the occurrences and
+/// checks them for key collisions.
+pub fn collect(paths: &[PathBuf], opts: &BuildOptions, report: &mut BuildReport) -> Result<Collected> {
+    let (sources, skipped) = input::collect_sources(paths);
+    for s in &skipped {
+        BuildReport::bump(&mut report.skipped_inputs, s.reason.name(), || s.to_string());
+    }
+    report.files = sources.len();
+    let max_moves = opts.max_moves.unwrap_or(u32::MAX);
+    let bar = progress_bar(opts.progress, sources.len() as u64);
+    let per_file: Vec<(Vec<ReplayedGame>, Vec<String>, Vec<(String, String)>)> = sources
+        .into_par_iter()
+        .map(|src: Source| {
+            let parsed = src.parse();
+            drop(src);
+            let games: Vec<ReplayedGame> = parsed.games.iter().map(|g| replay::replay(g, max_moves)).collect();
+            let mut warnings: Vec<String> = parsed.warnings.iter().map(|w| w.kind.name().to_string()).collect();
+            for g in &parsed.games {
+                warnings.extend(g.warnings.iter().map(|w| w.kind.name().to_string()));
+            }
+            let rejected = parsed.rejected.iter().map(|e| (e.kind.name().to_string(), e.to_string())).collect();
+            if let Some(b) = &bar {
+                b.inc(1);
+            }
+            (games, warnings, rejected)
+        })
+        .collect();
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let mut games = Vec::new();
+    for (g, w, r) in per_file {
+        for k in w {
+            *report.warnings.entry(k).or_default() += 1;
+        }
+        for (k, ex) in r {
+            BuildReport::bump(&mut report.rejected, &k, || ex);
+        }
+        games.extend(g);
+    }
+    report.games_read = games.len();
+    if games.is_empty() {
+        bail!("no game found in the inputs");
+    }
+    // Newest first; ties by file, member and tree for a stable order.
+    games.par_sort_by(|a, b| {
+        b.date_key
+            .cmp(&a.date_key)
+            .then_with(|| a.record.source.path.cmp(&b.record.source.path))
+            .then_with(|| a.record.source.member.cmp(&b.record.source.member))
+            .then_with(|| a.record.source.tree_index.cmp(&b.record.source.tree_index))
+    });
+    let mut move_starts = Vec::with_capacity(games.len());
+    let mut total: u64 = 0;
+    for g in &games {
+        move_starts.push(u32::try_from(total).context("more than 4 billion moves")?);
+        total += g.moves.len() as u64;
+        if let Some((reason, example)) = &g.truncated {
+            BuildReport::bump(&mut report.truncated, reason, || example.clone());
+        }
+        if g.moves.is_empty() {
+            report.games_without_moves += 1;
+        }
+        if !g.keys.is_empty() {
+            report.games_indexed += 1;
+        }
+    }
+    let mut occs: Vec<Occ> = Vec::with_capacity(games.iter().map(|g| g.keys.len()).sum());
+    for (g, &start) in games.iter_mut().zip(&move_starts) {
+        for (i, &(k, orient)) in g.keys.iter().enumerate() {
+            occs.push(Occ {
+                hi: (k >> 64) as u64,
+                lo: k as u64,
+                ply: start + i as u32,
+                orient,
+            });
+        }
+        g.keys = Vec::new();
+    }
+    occs.par_sort_unstable();
+    let mut groups: Vec<u32> = Vec::new();
+    for (i, o) in occs.iter().enumerate() {
+        if i == 0 || (o.hi, o.lo) != (occs[i - 1].hi, occs[i - 1].lo) {
+            groups.push(i as u32);
+        }
+    }
+    groups.push(occs.len() as u32);
+    report.occurrences = occs.len() as u64;
+    report.positions = (groups.len() - 1) as u64;
+    let collected = Collected {
+        games,
+        move_starts,
+        occs,
+        groups,
+    };
+    let (collisions, compared) = verify::count_collisions(&collected);
+    report.collisions = collisions;
+    report.verified_positions = compared;
+    if collisions > 0 {
+        bail!("{collisions} position keys stand for two different positions; refusing to merge them");
+    }
+    Ok(collected)
+}
+
+/// Builds an index or a book from `paths` and writes it atomically to `out`.
+pub fn build(paths: &[PathBuf], out: &Path, opts: &BuildOptions) -> Result<BuildReport> {
+    let t0 = Instant::now();
+    let mut report = BuildReport::default();
+    let collected = collect(paths, opts, &mut report)?;
+    if report.games_indexed == 0 {
+        bail!("no game with a legal move was found in the inputs");
+    }
+    let bytes = match opts.profile {
+        Profile::Desktop => index_file::encode(&collected, opts, &mut report)?,
+        Profile::Mcu => book_file::encode(&collected, opts, &mut report)?,
+    };
+    write_atomically(out, &bytes)?;
+    report.bytes = bytes.len() as u64;
+    report.elapsed = t0.elapsed();
+    Ok(report)
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same folder, renamed into
+/// place, so that readers never see a half-written file.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(&dir).with_context(|| format!("cannot create a file in {}", dir.display()))?;
+    tmp.write_all(bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    tmp.as_file().sync_all().ok();
+    tmp.persist(path).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+fn progress_bar(enabled: bool, len: u64) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    if !enabled || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} reading {pos}/{len} files [{bar:40}] {per_sec} {eta}") {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    Some(bar)
+}

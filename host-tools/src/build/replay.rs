@@ -1,0 +1,146 @@
+//! Replaying one game record's main line with captures, as the index stores it: the
+//! moves as far as they are legal, the setup stones with the move they precede, and the
+//! canonical key of every indexed position.
+
+use kifudex_core::board::{Board, Rules};
+use kifudex_core::{Color, Move, Stone};
+
+use crate::sgf::{Event, GameRecord, MoveRef};
+
+/// One game after replay.
+#[derive(Clone, Debug)]
+pub struct ReplayedGame {
+    /// The record (its `events` emptied after the replay to save memory).
+    pub record: GameRecord,
+    /// The date as `yyyymmdd` (0 when no year is known).
+    pub date_key: u32,
+    /// The moves as far as they are legal: `code | colour << 9` (code `y * 19 + x`, 361 pass).
+    pub moves: Vec<u16>,
+    /// Setup stones: (moves before it, point code, stone 0 empty / 1 black / 2 white).
+    pub setup: Vec<(u16, u16, u8)>,
+    /// The canonical key and orientation of the position before each indexed move.
+    pub keys: Vec<(u128, u8)>,
+    /// Why the main line ended early, with an example description (file and move).
+    pub truncated: Option<(String, String)>,
+}
+
+/// Packs a move for the `moves` section.
+pub fn move_code(color: Color, mv: Move) -> u16 {
+    mv.code() | ((color == Color::White) as u16) << 9
+}
+
+/// The most moves a game may have (the setup records count moves in 16 bits).
+pub const MAX_GAME_MOVES: usize = u16::MAX as usize;
+
+/// Replays `record`'s main line, keying the positions before its first `max_moves` moves.
+pub fn replay(record: &GameRecord, max_moves: u32) -> ReplayedGame {
+    let size = record.size;
+    let mut board = Board::with_rules(size, Rules::RECORD);
+    let mut moves: Vec<u16> = Vec::with_capacity(record.events.len());
+    let mut setup = Vec::new();
+    let mut keys = Vec::with_capacity(record.events.len().min(max_moves as usize));
+    let mut truncated = None;
+    let here = |n: usize| {
+        let mut s = record.source.path.clone();
+        if let Some(m) = &record.source.member {
+            s.push(':');
+            s.push_str(m);
+        }
+        format!("{s} (game {}) move {n}", record.source.tree_index + 1)
+    };
+    for ev in &record.events {
+        match *ev {
+            Event::Setup { point, stone } => {
+                if board.set_stone(point, stone).is_ok() {
+                    let s = match stone {
+                        Stone::Empty => 0,
+                        Stone::Black => 1,
+                        Stone::White => 2,
+                    };
+                    setup.push((moves.len() as u16, point.index19(), s));
+                }
+            }
+            Event::Move { color, mv } => {
+                let n = moves.len() + 1;
+                if moves.len() >= MAX_GAME_MOVES {
+                    truncated = Some(("too-many-moves".to_string(), here(n)));
+                    break;
+                }
+                let m = match mv {
+                    MoveRef::Play(p) => Move::Play(p),
+                    MoveRef::Pass => Move::Pass,
+                    MoveRef::OffBoard(_) => {
+                        truncated = Some(("off-board".to_string(), here(n)));
+                        break;
+                    }
+                    MoveRef::Invalid => {
+                        truncated = Some(("invalid-coordinate".to_string(), here(n)));
+                        break;
+                    }
+                };
+                let before = board.keys().canonical(size);
+                if let Err(e) = board.play(color, m) {
+                    truncated = Some((format!("{e:?}").to_lowercase(), here(n)));
+                    break;
+                }
+                if (moves.len() as u64) < max_moves as u64 {
+                    keys.push((before.0 .0, before.1.index() as u8));
+                }
+                moves.push(move_code(color, m));
+            }
+        }
+    }
+    let info = &record.info;
+    let date_key = date_key(info.year, info.date.as_deref());
+    let mut record = record.clone();
+    record.events = Vec::new();
+    record.warnings = Vec::new();
+    ReplayedGame {
+        record,
+        date_key,
+        moves,
+        setup,
+        keys,
+        truncated,
+    }
+}
+
+/// `yyyymmdd` from a year and a date as written (`2016-03-09`, `2016-03`, `2016`); month
+/// and day are 0 when not given.
+pub fn date_key(year: Option<u16>, date: Option<&str>) -> u32 {
+    let Some(y) = year else { return 0 };
+    let mut key = y as u32 * 10_000;
+    if let Some(d) = date {
+        let ys = y.to_string();
+        if let Some(pos) = d.find(&ys) {
+            let rest: Vec<&str> = d[pos + ys.len()..]
+                .split(|c: char| !c.is_ascii_digit())
+                .filter(|s| !s.is_empty())
+                .take(2)
+                .collect();
+            let num = |i: usize| rest.get(i).and_then(|s| if s.len() <= 2 { s.parse::<u32>().ok() } else { None });
+            if let Some(m) = num(0).filter(|m| (1..=12).contains(m)) {
+                key += m * 100;
+                if let Some(dd) = num(1).filter(|d| (1..=31).contains(d)) {
+                    key += dd;
+                }
+            }
+        }
+    }
+    key
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(date_key(Some(2016), Some("2016-03-09")), 20160309);
+        assert_eq!(date_key(Some(2016), Some("2016-03")), 20160300);
+        assert_eq!(date_key(Some(2016), Some("2016")), 20160000);
+        assert_eq!(date_key(Some(2017), Some("2017年5月23日")), 20170523);
+        assert_eq!(date_key(None, Some("unknown")), 0);
+        assert_eq!(date_key(Some(1999), Some("1999-13-40")), 19990000);
+    }
+}

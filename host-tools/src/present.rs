@@ -1,0 +1,132 @@
+//! Showing search results: the SPEC's JSON, and bGo's text board with lettered next moves
+//! and a table of counts and win rates.
+
+use std::fmt::Write;
+
+use kifudex_core::board::Board;
+use kifudex_core::notation::Sgf;
+use kifudex_core::search::{Class, NextMoves};
+use kifudex_core::{Color, Move, Point, Size, Stone};
+use serde_json::{json, Value};
+
+/// The SPEC's `search --json` object.
+pub fn search_json<const N: usize>(board: &Board, next: &NextMoves<N>) -> Value {
+    let hashes = board.bgo_hashes().0;
+    let classes: Vec<Value> = next
+        .classes()
+        .iter()
+        .map(|c| {
+            let eq: Vec<String> = next.equivalent(c).iter().map(|m| Sgf(*m).to_string()).collect();
+            json!({
+                "move": Sgf(c.mv).to_string(),
+                "color": color_letter(c.color),
+                "count": c.count,
+                "equivalent": eq,
+                "black_wins": c.black_wins,
+                "white_wins": c.white_wins,
+            })
+        })
+        .collect();
+    json!({
+        "hash": hashes[0],
+        "hashes": hashes,
+        "total": next.total(),
+        "next": classes,
+    })
+}
+
+/// `"B"` or `"W"`.
+pub fn color_letter(c: Color) -> &'static str {
+    match c {
+        Color::Black => "B",
+        Color::White => "W",
+    }
+}
+
+/// The star points of a board (none for unusual sizes, the centre for odd small ones).
+pub fn is_star_point(p: Point, size: Size) -> bool {
+    if !size.is_square() {
+        return false;
+    }
+    let n = size.width();
+    let lines: &[u8] = match n {
+        19 => &[3, 9, 15],
+        13 => &[3, 6, 9],
+        9 => &[2, 4, 6],
+        _ => &[],
+    };
+    if lines.is_empty() {
+        return n % 2 == 1 && n >= 7 && p.x == n / 2 && p.y == n / 2;
+    }
+    lines.contains(&p.x) && lines.contains(&p.y) && (n != 9 || (p.x == 4) == (p.y == 4))
+}
+
+/// The letter of the `i`-th class (a, b, ..., z, then A..Z).
+pub fn mark_letter(i: usize) -> char {
+    const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    LETTERS.get(i).map_or('?', |&b| b as char)
+}
+
+/// bGo's text board: X black, O white, + star points, letters for the first `marks`
+/// next-move classes, the board hash under it.
+pub fn board_text(board: &Board, classes: &[Class], marks: usize) -> String {
+    let size = board.size();
+    let (w, h) = (size.width(), size.height());
+    let letters: Vec<char> = (0..w.max(h)).map(|i| (b'A' + i) as char).collect();
+    let mut s = String::new();
+    let header: String = letters[..w as usize].iter().map(|c| format!("{c} ")).collect();
+    let _ = writeln!(s, "   {header}");
+    for y in 0..h {
+        let _ = write!(s, " {} ", letters[y as usize]);
+        for x in 0..w {
+            let p = Point::new(x, y);
+            let mark = classes.iter().take(marks).position(|c| c.mv == Move::Play(p));
+            let ch = match (board.get(p), mark) {
+                (Stone::Black, _) => 'X',
+                (Stone::White, _) => 'O',
+                (Stone::Empty, Some(i)) => mark_letter(i),
+                (Stone::Empty, None) if is_star_point(p, size) => '+',
+                (Stone::Empty, None) => '.',
+            };
+            let _ = write!(s, "{ch} ");
+        }
+        let _ = writeln!(s, "{}", letters[y as usize]);
+    }
+    let _ = writeln!(s, "   {header}");
+    let hash = board.bgo_hashes().0[0].to_string();
+    let width = 3 + 2 * w as usize;
+    let _ = writeln!(s, "{:^width$}", hash);
+    s
+}
+
+/// The table of next moves: letter, move, colour, count, share of the total and the win
+/// rates of the games they come from.
+pub fn table_text<const N: usize>(next: &NextMoves<N>, marks: usize, limit: usize) -> String {
+    let mut s = String::new();
+    let total = next.total();
+    if total == 0 {
+        let _ = writeln!(s, "No games reach this position.");
+        return s;
+    }
+    let _ = writeln!(s, "      move  col   count   share  B wins  W wins");
+    for (i, c) in next.classes().iter().take(limit).enumerate() {
+        let letter = if i < marks && c.mv != Move::Pass { mark_letter(i) } else { ' ' };
+        let pct = |n: u32| 100.0 * n as f64 / c.count.max(1) as f64;
+        let _ = writeln!(
+            s,
+            "   {letter}  {:>4}  {:>3}  {:>6}  {:>5.1}%  {:>5.1}%  {:>5.1}%",
+            Sgf(c.mv).to_string(),
+            color_letter(c.color),
+            c.count,
+            100.0 * c.count as f64 / total as f64,
+            pct(c.black_wins),
+            pct(c.white_wins),
+        );
+    }
+    let shown = next.classes().len().min(limit);
+    if shown < next.classes().len() {
+        let _ = writeln!(s, "   ... {} more", next.classes().len() - shown);
+    }
+    let _ = writeln!(s, "Total count: {total}");
+    s
+}
