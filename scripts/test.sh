@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# kifudex's whole test suite, the one command for developers and CI:
+#
+#   scripts/test.sh            # from anywhere inside the repository
+#
+# Steps: setup (scripts/setup.sh), rustfmt, clippy, the workspace tests (release: the corpus
+# tests are heavy), the core's no_std builds for Cortex-M, the core's docs, the core's tests on
+# a big-endian (s390x, under QEMU) and a 32-bit (i686) Linux, and the firmware under QEMU (once
+# firmware-example/ exists). Every step runs even if an earlier one failed, so one run reports
+# every problem; the script ends with a summary and exits non-zero if any step failed.
+# Cross linkers and runners are set in .cargo/config.toml.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT=$(pwd)
+
+STEP_NAMES=()
+STEP_RESULTS=()
+STEP_SECONDS=()
+FAILED=()
+LOG_DIR=$(mktemp -d "${TMPDIR:-/tmp}/kifudex-test.XXXXXX")
+trap 'rm -rf "$LOG_DIR"' EXIT
+START_ALL=$(date +%s)
+
+section() {
+  printf '\n==================== %s ====================\n' "$*"
+}
+
+record() { # name result seconds
+  STEP_NAMES+=("$1")
+  STEP_RESULTS+=("$2")
+  STEP_SECONDS+=("$3")
+  if [ "$2" = FAIL ]; then FAILED+=("$1"); fi
+}
+
+# run NAME COMMAND...: one step, timed, its status recorded (the script goes on after a failure).
+run() {
+  local name=$1
+  shift
+  section "$name"
+  echo "+ $*"
+  local t0 rc=0
+  t0=$(date +%s)
+  "$@" || rc=$?
+  local dt=$(($(date +%s) - t0))
+  if [ "$rc" = 0 ]; then
+    echo "--- $name: ok (${dt}s)"
+    record "$name" ok "$dt"
+  else
+    echo "--- $name: FAILED with status $rc (${dt}s)"
+    record "$name" FAIL "$dt"
+  fi
+}
+
+# cargo test whose output must show at least one test actually run and passed: guards the
+# cross runs against a runner that silently runs nothing.
+cargo_test_checked() {
+  local log="$LOG_DIR/test-$$-$RANDOM.log"
+  # (Explicit checks: `set -e` does not apply inside a function called as `f || ...`.)
+  if ! cargo test "$@" 2>&1 | tee "$log"; then
+    return 1
+  fi
+  if ! grep -Eq '^test result: ok\. [1-9][0-9]* passed' "$log"; then
+    echo "error: no test ran for: cargo test $*" >&2
+    return 1
+  fi
+}
+
+# The firmware under QEMU (firmware-example/ is its own workspace, excluded from the root one).
+# Skipped while firmware-example/Cargo.toml does not exist.
+firmware_qemu() {
+  if [ ! -f "$ROOT/firmware-example/Cargo.toml" ]; then
+    section "firmware (QEMU)"
+    echo "--- firmware (QEMU): skipped, firmware-example/Cargo.toml does not exist yet"
+    record "firmware (QEMU)" skipped 0
+    return 0
+  fi
+  # ------------------------------------------------------------------------------------------
+  # TODO(firmware): add the firmware's run here, each command through `run` so it is timed and
+  # counted, e.g.:
+  #   run "book (mcu)" cargo run --release -p kifudex -- build <corpus> -o "$LOG_DIR/book" --profile mcu
+  #   run "firmware fmt" bash -c 'cd firmware-example && cargo fmt --all -- --check'
+  #   run "firmware clippy" bash -c 'cd firmware-example && cargo clippy --release -- -D warnings'
+  #   run "firmware (QEMU)" <compare `kifudex hints --index BOOK` with
+  #       `KIFUDEX_BOOK=BOOK cargo run --release` in firmware-example/ on the same requests>
+  # ------------------------------------------------------------------------------------------
+  section "firmware (QEMU)"
+  echo "--- firmware (QEMU): NOT WIRED YET: firmware-example/ exists but scripts/test.sh does not run it"
+  record "firmware (QEMU)" "not wired" 0
+}
+
+section "setup"
+t0=$(date +%s)
+if ! bash scripts/setup.sh; then
+  echo "test.sh: FAIL (scripts/setup.sh failed; nothing else was run)"
+  exit 1
+fi
+record setup ok $(($(date +%s) - t0))
+
+run "rustfmt" cargo fmt --all -- --check
+run "clippy (workspace)" cargo clippy --workspace --all-targets -- -D warnings
+run "clippy (core, thumbv7em, serde+defmt)" \
+  cargo clippy -p kifudex-core --target thumbv7em-none-eabihf --features serde,defmt -- -D warnings
+run "tests (workspace, release)" cargo test --workspace --release
+
+# The core must build without std or alloc for Cortex-M4F and Cortex-M0 (no atomics),
+# with and without its optional derives (defmt builds as a library without a global logger).
+for target in thumbv7em-none-eabihf thumbv6m-none-eabi; do
+  for features in "" serde serde,defmt; do
+    run "no_std build ($target${features:+, $features})" \
+      cargo build -p kifudex-core --release --target "$target" ${features:+--features "$features"}
+  done
+done
+
+run "docs (core)" env RUSTDOCFLAGS="-D warnings" cargo doc -p kifudex-core --no-deps --features serde
+
+# Endianness and pointer width: the core's tests on s390x (big-endian, QEMU user mode) and
+# i686 (32-bit, run by the cross loader). Runners and linkers: .cargo/config.toml.
+run "core tests (s390x, big-endian)" cargo_test_checked -p kifudex-core --release --target s390x-unknown-linux-gnu
+run "core tests (i686, 32-bit)" cargo_test_checked -p kifudex-core --release --target i686-unknown-linux-gnu
+
+firmware_qemu
+
+section "summary"
+for i in "${!STEP_NAMES[@]}"; do
+  printf '  %-9s %5ss  %s\n' "${STEP_RESULTS[$i]}" "${STEP_SECONDS[$i]}" "${STEP_NAMES[$i]}"
+done
+total=$(($(date +%s) - START_ALL))
+if [ ${#FAILED[@]} -gt 0 ]; then
+  echo "test.sh: FAIL (${#FAILED[@]} of ${#STEP_NAMES[@]} steps failed: $(IFS=';'; echo "${FAILED[*]}"); ${total}s)"
+  exit 1
+fi
+echo "test.sh: PASS (${#STEP_NAMES[@]} steps; ${total}s)"
