@@ -860,3 +860,7 @@ impl Iterator for Groups<'_> {
         })
     }
 }
+
+#[cfg(test)]
+#[path = "board_tests.rs"]
+mod tests;
