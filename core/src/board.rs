@@ -459,9 +459,9 @@ impl Board {
     fn remove_set(&mut self, color: Color, set: &Rows) {
         let c = color.index();
         let mut n = 0u16;
-        for y in 0..ROWS {
-            let mut r = set[y];
-            self.stones[c].rows[y] &= !r;
+        for (y, &row) in set.iter().enumerate() {
+            let mut r = row;
+            clear_bits(&mut self.stones[c].rows, y, r);
             while r != 0 {
                 let x = r.trailing_zeros();
                 r &= r - 1;
@@ -476,9 +476,9 @@ impl Board {
     fn add_set(&mut self, color: Color, set: &Rows) {
         let c = color.index();
         let mut n = 0u16;
-        for y in 0..ROWS {
-            let mut r = set[y];
-            self.stones[c].rows[y] |= r;
+        for (y, &row) in set.iter().enumerate() {
+            let mut r = row;
+            set_bits(&mut self.stones[c].rows, y, r);
             while r != 0 {
                 let x = r.trailing_zeros();
                 r &= r - 1;

@@ -254,7 +254,7 @@ macro_rules! binop {
             #[inline]
             fn $f(mut self, rhs: PointSet) -> PointSet {
                 for (a, b) in self.rows.iter_mut().zip(rhs.rows) {
-                    *a = *a $op b;
+                    *a $op b;
                 }
                 self
             }
@@ -263,14 +263,14 @@ macro_rules! binop {
             #[inline]
             fn $af(&mut self, rhs: PointSet) {
                 for (a, b) in self.rows.iter_mut().zip(rhs.rows) {
-                    *a = *a $op b;
+                    *a $op b;
                 }
             }
         }
     };
 }
-binop!(BitOr, bitor, BitOrAssign, bitor_assign, |);
-binop!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
+binop!(BitOr, bitor, BitOrAssign, bitor_assign, |=);
+binop!(BitAnd, bitand, BitAndAssign, bitand_assign, &=);
 
 impl BitXor for PointSet {
     type Output = PointSet;
