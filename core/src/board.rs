@@ -1,170 +1,866 @@
-//! Boards. TEMPORARY naive implementation with the agreed API, replaced by the real one.
-#![allow(missing_docs)]
-use crate::hash::{BgoHashes, Keys};
-use crate::point::{Color, Move, Point, Size, Stone};
+//! Fixed-array Go boards of any size from 1x1 to 19x19 (rectangular included), with
+//! groups, liberties, captures, suicide, ko, and bGo's hashes and kifudex's Zobrist keys
+//! under all 8 transforms kept up to date incrementally.
+//!
+//! # Representation
+//!
+//! A [`Board`] is two bitboards (one [`PointSet`] per colour: 19 rows of `u32`, bit `x` of
+//! row `y`), the 8 bGo hashes, the 8 Zobrist keys, the ko point, the pass count and the
+//! stone count: about 400 bytes, `Clone`, no allocation. Looking up a point is two bit
+//! tests. Groups and liberties are found by bitboard flood fill (row-wise sweeps), and only
+//! when a quick local check fails: a stone next to an empty point has a liberty.
+//!
+//! Placing or removing a stone updates the 8 hashes and 8 keys in O(8), so a capture of `n`
+//! stones costs O(8n).
+//!
+//! # Ko and superko
+//!
+//! A board alone keeps no history: under [`KoRule::Simple`] and [`KoRule::PositionalSuperko`]
+//! it forbids the immediate recapture of a single-stone ko ([`MoveError::Ko`]). Positional
+//! superko needs the game's history: [`crate::replay::Replay`] enforces it exactly against
+//! every position it holds ([`MoveError::Superko`]).
+
+use crate::hash::{BgoHashes, Keys, BGO_TABLE, ZOBRIST};
+use crate::point::{Color, Move, Point, Size, Stone, MAX_POINTS};
+use crate::pointset::{row_mask, PointSet};
 use crate::transform::{Transform, TransformSet};
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+const ROWS: usize = 19;
+type Rows = [u32; ROWS];
+
+/// The most consecutive passes a board counts (the counter saturates there).
+pub const MAX_PASSES: u8 = 63;
+
+/// How repeated positions are forbidden.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum KoRule {
+    /// No ko check at all (replaying records as recorded).
     None,
+    /// The immediate recapture of a single-stone ko is forbidden.
+    #[default]
     Simple,
+    /// No move may recreate an earlier position (enforced by [`crate::replay::Replay`];
+    /// a lone [`Board`] applies the simple ko rule).
     PositionalSuperko,
 }
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+
+/// The rules a board plays by.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Rules {
+    /// Whether a move that leaves its own group without liberties is allowed (the group
+    /// is then removed); otherwise it is [`MoveError::Suicide`].
     pub suicide_allowed: bool,
+    /// The ko rule.
     pub ko: KoRule,
 }
+
 impl Rules {
-    pub const RECORD: Rules = Rules { suicide_allowed: true, ko: KoRule::None };
+    /// Replaying game records as recorded: suicide allowed and applied, no ko check.
+    pub const RECORD: Rules = Rules {
+        suicide_allowed: true,
+        ko: KoRule::None,
+    };
+    /// The default: no suicide, simple ko.
+    pub const STANDARD: Rules = Rules {
+        suicide_allowed: false,
+        ko: KoRule::Simple,
+    };
 }
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+
+impl Default for Rules {
+    /// No suicide, simple ko ([`Rules::STANDARD`]).
+    fn default() -> Rules {
+        Rules::STANDARD
+    }
+}
+
+/// Why a move or a setup was refused (a one-byte error code). The board is unchanged.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[repr(u8)]
 pub enum MoveError {
-    OffBoard,
-    Occupied,
-    Suicide,
-    Ko,
-    Superko,
+    /// The point is not on the board.
+    OffBoard = 1,
+    /// The point already holds a stone.
+    Occupied = 2,
+    /// The move would leave its own group without liberties and suicide is not allowed.
+    Suicide = 3,
+    /// The move retakes a ko immediately.
+    Ko = 4,
+    /// The move recreates an earlier position (positional superko).
+    Superko = 5,
+    /// A [`crate::replay::Replay`]'s history is full.
+    HistoryFull = 6,
 }
-#[derive(Copy, Clone, Debug, Default)]
+
+impl MoveError {
+    /// A short lowercase name (`"off-board"`, `"occupied"`, ...).
+    pub const fn name(self) -> &'static str {
+        match self {
+            MoveError::OffBoard => "off-board",
+            MoveError::Occupied => "occupied",
+            MoveError::Suicide => "suicide",
+            MoveError::Ko => "ko",
+            MoveError::Superko => "superko",
+            MoveError::HistoryFull => "history-full",
+        }
+    }
+}
+
+impl core::fmt::Display for MoveError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The stones a move removed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Captures {
+    /// Number of stones removed.
     pub count: u16,
+    /// The points of the removed stones.
+    pub points: PointSet,
+    /// `true` if they were the mover's own (a suicide, the played point included),
+    /// `false` if they were the opponent's.
+    pub own: bool,
 }
-#[derive(Clone, Debug)]
+
+impl Captures {
+    /// Nothing removed.
+    pub const NONE: Captures = Captures {
+        count: 0,
+        points: PointSet::EMPTY,
+        own: false,
+    };
+}
+
+/// One group: its colour, stones and liberties.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Group {
+    /// The colour of its stones.
+    pub color: Color,
+    /// Its stones.
+    pub stones: PointSet,
+    /// Its liberties.
+    pub liberties: PointSet,
+}
+
+/// A Go board (see the module documentation).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
     size: Size,
     rules: Rules,
-    cells: [Stone; 361],
+    /// Stones by colour index (black 0, white 1).
+    stones: [PointSet; 2],
     bgo: BgoHashes,
     keys: Keys,
+    /// The ko point and the colour forbidden to play there.
+    ko: Option<(Point, Color)>,
+    passes: u8,
+    count: u16,
 }
+
+#[inline(always)]
+fn at(rows: &Rows, y: usize) -> u32 {
+    rows.get(y).copied().unwrap_or(0)
+}
+
+#[inline(always)]
+fn set_bits(rows: &mut Rows, y: usize, bits: u32) {
+    if let Some(r) = rows.get_mut(y) {
+        *r |= bits;
+    }
+}
+
+#[inline(always)]
+fn clear_bits(rows: &mut Rows, y: usize, bits: u32) {
+    if let Some(r) = rows.get_mut(y) {
+        *r &= !bits;
+    }
+}
+
+/// The connected part of `s` containing `(x, y)` (empty if that point is not in `s`),
+/// with the lowest and highest rows it touches.
+fn flood(s: &Rows, x: u32, y: usize) -> (Rows, usize, usize) {
+    let mut g = [0u32; ROWS];
+    let seed = (1u32 << (x & 31)) & at(s, y);
+    if seed == 0 {
+        return (g, y, y);
+    }
+    let (mut lo, mut hi) = (y, y);
+    let row0 = fill_row(seed, at(s, y));
+    if let Some(r) = g.get_mut(y) {
+        *r = row0;
+    }
+    loop {
+        let mut changed = false;
+        // Downward sweep.
+        let end = if hi + 1 < ROWS { hi + 1 } else { hi };
+        let mut yy = lo.saturating_sub(1);
+        while yy <= end {
+            if update_row(&mut g, s, yy) {
+                changed = true;
+                lo = lo.min(yy);
+                hi = hi.max(yy);
+            }
+            yy += 1;
+        }
+        // Upward sweep.
+        let start = if hi + 1 < ROWS { hi + 1 } else { hi };
+        let stop = lo.saturating_sub(1);
+        let mut yy = start;
+        loop {
+            if update_row(&mut g, s, yy) {
+                changed = true;
+                lo = lo.min(yy);
+                hi = hi.max(yy);
+            }
+            if yy <= stop {
+                break;
+            }
+            yy -= 1;
+        }
+        if !changed {
+            return (g, lo, hi);
+        }
+    }
+}
+
+/// Grows row `y` of the fill `g` inside `s` from its vertical neighbours and along the
+/// row. Returns whether it changed.
+#[inline(always)]
+fn update_row(g: &mut Rows, s: &Rows, y: usize) -> bool {
+    let old = at(g, y);
+    let srow = at(s, y);
+    let vert = (at(g, y.wrapping_sub(1)) | at(g, y + 1)) & srow;
+    if vert & !old == 0 {
+        return false;
+    }
+    let new = fill_row(old | vert, srow);
+    if let Some(r) = g.get_mut(y) {
+        *r = new;
+    }
+    true
+}
+
+/// The runs of `s` that contain a bit of `r` (`r` within `s`).
+#[inline(always)]
+fn fill_row(mut r: u32, s: u32) -> u32 {
+    loop {
+        let n = (r | (r << 1) | (r >> 1)) & s;
+        if n == r {
+            return r;
+        }
+        r = n;
+    }
+}
+
 impl Board {
-    pub fn with_rules(size: Size, rules: Rules) -> Board {
-        Board { size, rules, cells: [Stone::Empty; 361], bgo: BgoHashes::default(), keys: Keys::default() }
-    }
+    /// An empty board with the default rules (no suicide, simple ko).
     pub fn new(size: Size) -> Board {
-        Board::with_rules(size, Rules { suicide_allowed: false, ko: KoRule::Simple })
+        Board::with_rules(size, Rules::default())
     }
+
+    /// An empty board with the given rules.
+    pub fn with_rules(size: Size, rules: Rules) -> Board {
+        Board {
+            size,
+            rules,
+            stones: [PointSet::EMPTY; 2],
+            bgo: BgoHashes::default(),
+            keys: Keys::default(),
+            ko: None,
+            passes: 0,
+            count: 0,
+        }
+    }
+
+    /// A board holding the given row-major cells (`y * width + x`), with default rules,
+    /// hashes and keys computed. `None` unless `cells` has exactly `size.points()` cells.
+    /// The position is taken as it is (groups without liberties are kept).
+    pub fn from_cells(size: Size, cells: &[Stone]) -> Option<Board> {
+        if cells.len() != size.points() {
+            return None;
+        }
+        let mut b = Board::new(size);
+        let w = size.width() as usize;
+        for (i, &s) in cells.iter().enumerate() {
+            if s != Stone::Empty {
+                b.set_stone(Point::new((i % w) as u8, (i / w) as u8), s)
+                    .ok()?;
+            }
+        }
+        Some(b)
+    }
+
+    /// Writes the cells row-major (`y * width + x`) into `out`. Returns `false` (writing
+    /// nothing) unless `out` has exactly `size.points()` cells.
+    pub fn to_cells(&self, out: &mut [Stone]) -> bool {
+        if out.len() != self.size.points() {
+            return false;
+        }
+        let w = self.size.width() as usize;
+        for (i, c) in out.iter_mut().enumerate() {
+            *c = self.get(Point::new((i % w) as u8, (i / w) as u8));
+        }
+        true
+    }
+
+    /// The board size.
+    #[inline]
     pub fn size(&self) -> Size {
         self.size
     }
-    pub fn get(&self, p: Point) -> Stone {
-        if self.size.contains(p) { self.cells[p.index19() as usize] } else { Stone::Empty }
+
+    /// The rules.
+    #[inline]
+    pub fn rules(&self) -> Rules {
+        self.rules
     }
+
+    /// Changes the rules (the position is kept).
+    #[inline]
+    pub fn set_rules(&mut self, rules: Rules) {
+        self.rules = rules;
+    }
+
+    /// The stone at `p` (`Empty` off the board).
+    #[inline]
+    pub fn get(&self, p: Point) -> Stone {
+        if !self.size.contains(p) {
+            return Stone::Empty;
+        }
+        let y = p.y as usize;
+        let bit = 1u32 << (p.x & 31);
+        if at(&self.stones[0].rows, y) & bit != 0 {
+            Stone::Black
+        } else if at(&self.stones[1].rows, y) & bit != 0 {
+            Stone::White
+        } else {
+            Stone::Empty
+        }
+    }
+
+    /// The stones of a colour.
+    #[inline]
+    pub fn stones(&self, color: Color) -> &PointSet {
+        &self.stones[color.index()]
+    }
+
+    /// The empty points of the board.
+    #[inline]
+    pub fn empty_points(&self) -> PointSet {
+        let mut e = PointSet::EMPTY;
+        self.empty_rows(&mut e.rows);
+        e
+    }
+
+    #[inline(always)]
+    fn empty_rows(&self, out: &mut Rows) {
+        let mask = row_mask(self.size);
+        let h = self.size.height() as usize;
+        for (y, (o, (b, w))) in out
+            .iter_mut()
+            .zip(self.stones[0].rows.iter().zip(&self.stones[1].rows))
+            .enumerate()
+        {
+            *o = if y < h { mask & !(b | w) } else { 0 };
+        }
+    }
+
+    /// Number of stones on the board.
+    #[inline]
+    pub fn stone_count(&self) -> u16 {
+        self.count
+    }
+
+    /// bGo's hashes of the position under the 8 transforms.
+    #[inline]
     pub fn bgo_hashes(&self) -> &BgoHashes {
         &self.bgo
     }
+
+    /// The Zobrist keys of the position under the 8 transforms.
+    #[inline]
     pub fn keys(&self) -> &Keys {
         &self.keys
     }
-    fn put(&mut self, p: Point, s: Stone) {
-        let old = self.cells[p.index19() as usize];
-        if let Some(c) = old.color() {
-            self.bgo.toggle(c, p, self.size, -1);
-            self.keys.toggle(c, p, self.size);
-        }
-        if let Some(c) = s.color() {
-            self.bgo.toggle(c, p, self.size, 1);
-            self.keys.toggle(c, p, self.size);
-        }
-        self.cells[p.index19() as usize] = s;
+
+    /// The point the next player may not play because of ko, if any.
+    #[inline]
+    pub fn ko_point(&self) -> Option<Point> {
+        self.ko.map(|(p, _)| p)
     }
+
+    /// The ko point and the colour forbidden to play there.
+    #[inline]
+    pub fn ko(&self) -> Option<(Point, Color)> {
+        self.ko
+    }
+
+    /// Number of consecutive passes that ended the move sequence (0 after a stone is
+    /// played; saturates at [`MAX_PASSES`]).
+    #[inline]
+    pub fn passes(&self) -> u8 {
+        self.passes
+    }
+
+    /// Whether the last two moves were passes.
+    #[inline]
+    pub fn is_game_over(&self) -> bool {
+        self.passes >= 2
+    }
+
+    /// Adds (`add`) or removes a stone's contribution to the hashes and keys.
+    #[inline(always)]
+    fn toggle_hashes(&mut self, color: Color, x: u32, y: u32, add: bool) {
+        let wm = (self.size.width() as u32).wrapping_sub(1);
+        let hm = (self.size.height() as u32).wrapping_sub(1);
+        let rx = wm.wrapping_sub(x);
+        let ry = hm.wrapping_sub(y);
+        let idx = [
+            y * 19 + x,
+            y * 19 + rx,
+            ry * 19 + x,
+            rx * 19 + y,
+            ry * 19 + rx,
+            x * 19 + ry,
+            x * 19 + y,
+            rx * 19 + ry,
+        ];
+        let sq: i64 = if self.size.is_square() { -1 } else { 0 };
+        let masks = [-1, -1, -1, sq, -1, sq, sq, sq];
+        let neg: i64 = if add == (color == Color::Black) {
+            0
+        } else {
+            -1
+        };
+        let z = &ZOBRIST[color.index()];
+        for t in 0..8 {
+            let i = idx[t] as usize;
+            let m = masks[t];
+            let v = BGO_TABLE.get(i).copied().unwrap_or(0) as i64;
+            let k = z.get(i).copied().unwrap_or(0);
+            self.bgo.0[t] += ((v ^ neg) - neg) & m;
+            self.keys.0[t] ^= k & (m as i128 as u128);
+        }
+    }
+
+    /// Removes every stone of `set` (all of colour `color`) with their hashes.
+    fn remove_set(&mut self, color: Color, set: &Rows) {
+        let c = color.index();
+        let mut n = 0u16;
+        for (y, &row) in set.iter().enumerate() {
+            let mut r = row;
+            clear_bits(&mut self.stones[c].rows, y, r);
+            while r != 0 {
+                let x = r.trailing_zeros();
+                r &= r - 1;
+                n += 1;
+                self.toggle_hashes(color, x, y as u32, false);
+            }
+        }
+        self.count = self.count.wrapping_sub(n);
+    }
+
+    /// Adds a stone of `color` on every point of `set` (all empty) with their hashes.
+    fn add_set(&mut self, color: Color, set: &Rows) {
+        let c = color.index();
+        let mut n = 0u16;
+        for (y, &row) in set.iter().enumerate() {
+            let mut r = row;
+            set_bits(&mut self.stones[c].rows, y, r);
+            while r != 0 {
+                let x = r.trailing_zeros();
+                r &= r - 1;
+                n += 1;
+                self.toggle_hashes(color, x, y as u32, true);
+            }
+        }
+        self.count = self.count.wrapping_add(n);
+    }
+
+    /// Puts `s` on `p` (SGF setup `AB`/`AW`/`AE`): no captures, no rule checks, hashes and
+    /// keys updated. The ko point is cleared; the pass count is kept. Fails only for a
+    /// point off the board.
     pub fn set_stone(&mut self, p: Point, s: Stone) -> Result<(), MoveError> {
         if !self.size.contains(p) {
             return Err(MoveError::OffBoard);
         }
-        self.put(p, s);
+        let (x, y) = (p.x as u32, p.y as usize);
+        let bit = 1u32 << (x & 31);
+        let old = self.get(p);
+        self.ko = None;
+        if old == s {
+            return Ok(());
+        }
+        if let Some(c) = old.color() {
+            clear_bits(&mut self.stones[c.index()].rows, y, bit);
+            self.toggle_hashes(c, x, y as u32, false);
+            self.count = self.count.wrapping_sub(1);
+        }
+        if let Some(c) = s.color() {
+            set_bits(&mut self.stones[c.index()].rows, y, bit);
+            self.toggle_hashes(c, x, y as u32, true);
+            self.count = self.count.wrapping_add(1);
+        }
         Ok(())
     }
-    fn neighbours(&self, p: Point) -> impl Iterator<Item = Point> + '_ {
-        let (x, y) = (p.x as i16, p.y as i16);
-        [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)]
-            .into_iter()
-            .filter(|&(a, b)| a >= 0 && b >= 0 && a < self.size.width() as i16 && b < self.size.height() as i16)
-            .map(|(a, b)| Point::new(a as u8, b as u8))
-    }
-    fn group(&self, p: Point, out: &mut [bool; 361]) -> bool {
-        let c = self.get(p);
-        let mut stack = heapless::Vec::<Point, 361>::new();
-        let _ = stack.push(p);
-        out[p.index19() as usize] = true;
-        let mut libs = false;
-        while let Some(q) = stack.pop() {
-            for n in self.neighbours(q) {
-                let s = self.get(n);
-                if s == Stone::Empty {
-                    libs = true;
-                } else if s == c && !out[n.index19() as usize] {
-                    out[n.index19() as usize] = true;
-                    let _ = stack.push(n);
-                }
-            }
-        }
-        libs
-    }
-    fn remove(&mut self, g: &[bool; 361]) -> u16 {
-        let mut n = 0;
-        for i in 0..361u16 {
-            if g[i as usize] {
-                if let Some(p) = Point::from_index19(i) {
-                    self.put(p, Stone::Empty);
-                    n += 1;
-                }
-            }
-        }
-        n
-    }
+
+    /// Plays a move of `color`: a stone with its captures, or a pass. On an error the
+    /// board is unchanged. A pass counts towards [`Board::is_game_over`] and clears the ko
+    /// point; a stone resets the pass count.
+    #[inline]
     pub fn play(&mut self, color: Color, mv: Move) -> Result<Captures, MoveError> {
-        let p = match mv {
-            Move::Pass => return Ok(Captures::default()),
-            Move::Play(p) => p,
-        };
+        match mv {
+            Move::Pass => {
+                self.passes = self.passes.saturating_add(1).min(MAX_PASSES);
+                self.ko = None;
+                Ok(Captures::NONE)
+            }
+            Move::Play(p) => self.play_at(color, p),
+        }
+    }
+
+    /// What [`Board::play`] would return, leaving the board untouched.
+    pub fn try_play(&self, color: Color, mv: Move) -> Result<Captures, MoveError> {
+        self.clone().play(color, mv)
+    }
+
+    /// Whether `(x, y)` (on the board) has an empty neighbour.
+    #[inline(always)]
+    fn has_empty_neighbour(&self, x: u32, y: usize) -> bool {
+        let occ = |yy: usize| at(&self.stones[0].rows, yy) | at(&self.stones[1].rows, yy);
+        let mask = row_mask(self.size);
+        let h = self.size.height() as usize;
+        let bit = 1u32 << (x & 31);
+        let side = ((bit << 1) | (bit >> 1)) & mask & !occ(y);
+        if side != 0 {
+            return true;
+        }
+        if y > 0 && occ(y - 1) & bit == 0 {
+            return true;
+        }
+        y + 1 < h && occ(y + 1) & bit == 0
+    }
+
+    /// Whether the group `g` (rows `lo..=hi`) has a liberty.
+    #[inline]
+    fn group_has_liberty(&self, g: &Rows, lo: usize, hi: usize) -> bool {
+        let mut empty = [0u32; ROWS];
+        self.empty_rows(&mut empty);
+        let mut y = lo.saturating_sub(1);
+        while y <= hi + 1 && y < ROWS {
+            let r = at(g, y);
+            let adj = (r << 1) | (r >> 1) | at(g, y.wrapping_sub(1)) | at(g, y + 1);
+            if adj & at(&empty, y) != 0 {
+                return true;
+            }
+            y += 1;
+        }
+        false
+    }
+
+    fn play_at(&mut self, color: Color, p: Point) -> Result<Captures, MoveError> {
         if !self.size.contains(p) {
             return Err(MoveError::OffBoard);
         }
-        if self.get(p) != Stone::Empty {
+        let (x, y) = (p.x as u32, p.y as usize);
+        let bit = 1u32 << (x & 31);
+        let me = color.index();
+        let op = color.opponent();
+        if (at(&self.stones[0].rows, y) | at(&self.stones[1].rows, y)) & bit != 0 {
             return Err(MoveError::Occupied);
         }
-        self.put(p, Stone::of(color));
-        let mut caps = 0;
-        let ns: heapless::Vec<Point, 4> = self.neighbours(p).collect();
-        for n in ns {
-            if self.get(n) == Stone::of(color.opponent()) {
-                let mut g = [false; 361];
-                if !self.group(n, &mut g) {
-                    caps += self.remove(&g);
+        if self.rules.ko != KoRule::None && self.ko == Some((p, color)) {
+            return Err(MoveError::Ko);
+        }
+        set_bits(&mut self.stones[me].rows, y, bit);
+
+        let w = self.size.width() as u32;
+        let h = self.size.height() as usize;
+        let mut nbrs = [(0u32, 0usize); 4];
+        let mut nn = 0;
+        if x > 0 {
+            nbrs[nn] = (x - 1, y);
+            nn += 1;
+        }
+        if x + 1 < w {
+            nbrs[nn] = (x + 1, y);
+            nn += 1;
+        }
+        if y > 0 {
+            nbrs[nn] = (x, y - 1);
+            nn += 1;
+        }
+        if y + 1 < h {
+            nbrs[nn] = (x, y + 1);
+            nn += 1;
+        }
+        let nbrs = nbrs.get(..nn).unwrap_or(&[]);
+
+        let mut captured = [0u32; ROWS];
+        let mut any = false;
+        for &(nx, ny) in nbrs {
+            let nb = 1u32 << (nx & 31);
+            if at(&self.stones[op.index()].rows, ny) & nb == 0 || at(&captured, ny) & nb != 0 {
+                continue;
+            }
+            if self.has_empty_neighbour(nx, ny) {
+                continue;
+            }
+            let (g, lo, hi) = flood(&self.stones[op.index()].rows, nx, ny);
+            if !self.group_has_liberty(&g, lo, hi) {
+                for (c, r) in captured.iter_mut().zip(g) {
+                    *c |= r;
                 }
+                any = true;
             }
         }
-        let mut g = [false; 361];
-        if !self.group(p, &mut g) {
-            if !self.rules.suicide_allowed {
-                self.put(p, Stone::Empty);
-                return Err(MoveError::Suicide);
-            }
-            caps += self.remove(&g);
-        }
-        Ok(Captures { count: caps })
-    }
-    pub fn symmetries(&self) -> TransformSet {
-        let mut s = TransformSet::default();
-        for &t in Transform::all_for(self.size) {
-            let mut same = true;
-            for i in 0..361u16 {
-                if let Some(p) = Point::from_index19(i) {
-                    if self.size.contains(p) && t.apply(p, self.size).map(|q| self.get(q)) != Some(self.get(p)) {
-                        same = false;
+
+        if any {
+            self.remove_set(op, &captured);
+            self.toggle_hashes(color, x, y as u32, true);
+            self.count = self.count.wrapping_add(1);
+            self.passes = 0;
+            let points = PointSet { rows: captured };
+            let count = points.len() as u16;
+            // A single stone that took a single stone and has that point as its only
+            // liberty makes a ko.
+            self.ko = None;
+            if count == 1 {
+                let mine = &self.stones[me].rows;
+                let friendly = nbrs
+                    .iter()
+                    .any(|&(nx, ny)| at(mine, ny) & (1u32 << (nx & 31)) != 0);
+                let empties = nbrs
+                    .iter()
+                    .filter(|&&(nx, ny)| {
+                        (at(&self.stones[0].rows, ny) | at(&self.stones[1].rows, ny))
+                            & (1u32 << (nx & 31))
+                            == 0
+                    })
+                    .count();
+                if !friendly && empties == 1 {
+                    if let Some(k) = points.first() {
+                        self.ko = Some((k, op));
                     }
                 }
             }
-            if same {
-                s = s.with(t);
+            return Ok(Captures {
+                count,
+                points,
+                own: false,
+            });
+        }
+
+        // No capture: is it suicide?
+        let mut alive = self.has_empty_neighbour(x, y);
+        if !alive {
+            let mine = &self.stones[me].rows;
+            alive = nbrs.iter().any(|&(nx, ny)| {
+                at(mine, ny) & (1u32 << (nx & 31)) != 0 && self.has_empty_neighbour(nx, ny)
+            });
+        }
+        if !alive {
+            let (g, lo, hi) = flood(&self.stones[me].rows, x, y);
+            if !self.group_has_liberty(&g, lo, hi) {
+                if !self.rules.suicide_allowed {
+                    clear_bits(&mut self.stones[me].rows, y, bit);
+                    return Err(MoveError::Suicide);
+                }
+                // The played stone was never hashed: hash it, then remove the group.
+                self.toggle_hashes(color, x, y as u32, true);
+                self.count = self.count.wrapping_add(1);
+                self.remove_set(color, &g);
+                self.passes = 0;
+                self.ko = None;
+                let points = PointSet { rows: g };
+                return Ok(Captures {
+                    count: points.len() as u16,
+                    points,
+                    own: true,
+                });
             }
         }
-        s
+        self.toggle_hashes(color, x, y as u32, true);
+        self.count = self.count.wrapping_add(1);
+        self.passes = 0;
+        self.ko = None;
+        Ok(Captures::NONE)
     }
-    pub fn stone_count(&self) -> u16 {
-        self.cells.iter().filter(|c| **c != Stone::Empty).count() as u16
+
+    /// The stones of the group at `p` (empty if there is no stone).
+    pub fn group(&self, p: Point) -> PointSet {
+        match self.get(p).color() {
+            None => PointSet::EMPTY,
+            Some(c) => {
+                let (g, _, _) = flood(&self.stones[c.index()].rows, p.x as u32, p.y as usize);
+                PointSet { rows: g }
+            }
+        }
+    }
+
+    /// The liberties of the group at `p` (empty if there is no stone).
+    pub fn liberties(&self, p: Point) -> PointSet {
+        let g = self.group(p);
+        if g.is_empty() {
+            return g;
+        }
+        g.neighbours(self.size) & self.empty_points()
+    }
+
+    /// The number of liberties of the group at `p` (0 if there is no stone).
+    pub fn liberty_count(&self, p: Point) -> u16 {
+        self.liberties(p).len() as u16
+    }
+
+    /// Every group on the board, in the order of their first stone (`y * 19 + x`).
+    pub fn groups(&self) -> Groups<'_> {
+        Groups {
+            board: self,
+            left: self.stones[0] | self.stones[1],
+            empty: self.empty_points(),
+        }
+    }
+
+    /// Writes, for every point index `y * 19 + x`, the liberty count of the group there
+    /// (0 for empty points and points off the board).
+    pub fn liberty_counts(&self, out: &mut [u16; MAX_POINTS]) {
+        out.fill(0);
+        for g in self.groups() {
+            let n = g.liberties.len() as u16;
+            for p in g.stones {
+                if let Some(o) = out.get_mut(p.index19() as usize) {
+                    *o = n;
+                }
+            }
+        }
+    }
+
+    /// The transforms valid for the board's size that leave the position unchanged
+    /// (compared stone by stone; the keys only pre-filter).
+    pub fn symmetries(&self) -> TransformSet {
+        let mut set = TransformSet::IDENTITY;
+        for &t in Transform::all_for(self.size) {
+            if t == Transform::IDENTITY || self.keys.0[t.index()] != self.keys.0[0] {
+                continue;
+            }
+            let same = (0..2).all(|c| {
+                let s = &self.stones[c];
+                s.iter()
+                    .all(|p| s.contains(t.apply_unchecked(p, self.size)))
+            });
+            if same {
+                set = set.with(t);
+            }
+        }
+        set
+    }
+
+    /// The area score `(black, white)`: each colour's stones plus the empty regions
+    /// bordered by that colour only.
+    pub fn area_score(&self) -> (u16, u16) {
+        let mut score = [self.stones[0].len() as u16, self.stones[1].len() as u16];
+        let mut left = self.empty_points();
+        while let Some(p) = left.first() {
+            let (g, _, _) = flood(&left.rows, p.x as u32, p.y as usize);
+            let region = PointSet { rows: g };
+            left = left - region;
+            let border = region.neighbours(self.size);
+            let b = border.intersects(&self.stones[0]);
+            let w = border.intersects(&self.stones[1]);
+            let n = region.len() as u16;
+            match (b, w) {
+                (true, false) => score[0] += n,
+                (false, true) => score[1] += n,
+                _ => {}
+            }
+        }
+        (score[0], score[1])
+    }
+
+    // ---- undo support for `Replay` ----
+
+    /// Restores the consecutive-pass count and ko state (undo).
+    pub(crate) fn restore_state(&mut self, passes: u8, ko: Option<(Point, Color)>) {
+        self.passes = passes;
+        self.ko = ko;
+    }
+
+    /// Takes back a stone play of `color` at `p` (on the board right after it): `dirs`
+    /// (bit 0 left, 1 right, 2 up, 3 down) names the neighbours whose groups it captured,
+    /// `suicide` says its own group was removed.
+    pub(crate) fn unplay(&mut self, color: Color, p: Point, dirs: u8, suicide: bool) {
+        let (x, y) = (p.x as u32, p.y as usize);
+        let bit = 1u32 << (x & 31);
+        if suicide {
+            let mut empty = [0u32; ROWS];
+            self.empty_rows(&mut empty);
+            let (g, _, _) = flood(&empty, x, y);
+            self.add_set(color, &g);
+        } else {
+            let op = color.opponent();
+            let cand = [
+                (x.wrapping_sub(1), y),
+                (x + 1, y),
+                (x, y.wrapping_sub(1)),
+                (x, y + 1),
+            ];
+            for (d, &(nx, ny)) in cand.iter().enumerate() {
+                if dirs & (1 << d) == 0 || nx >= 19 || ny >= ROWS {
+                    continue;
+                }
+                let mut empty = [0u32; ROWS];
+                self.empty_rows(&mut empty);
+                let (g, _, _) = flood(&empty, nx, ny);
+                self.add_set(op, &g);
+            }
+        }
+        clear_bits(&mut self.stones[color.index()].rows, y, bit);
+        self.toggle_hashes(color, x, y as u32, false);
+        self.count = self.count.wrapping_sub(1);
     }
 }
+
+/// The iterator of [`Board::groups`].
+#[derive(Clone, Debug)]
+pub struct Groups<'a> {
+    board: &'a Board,
+    left: PointSet,
+    empty: PointSet,
+}
+
+impl Iterator for Groups<'_> {
+    type Item = Group;
+
+    fn next(&mut self) -> Option<Group> {
+        let p = self.left.first()?;
+        let color = self.board.get(p).color()?;
+        let (g, _, _) = flood(
+            &self.board.stones[color.index()].rows,
+            p.x as u32,
+            p.y as usize,
+        );
+        let stones = PointSet { rows: g };
+        self.left = self.left - stones;
+        Some(Group {
+            color,
+            stones,
+            liberties: stones.neighbours(self.board.size) & self.empty,
+        })
+    }
+}
+
+#[cfg(test)]
+#[path = "board_tests.rs"]
+mod tests;

@@ -7,6 +7,7 @@
 //! - [`notation`]: SGF letters, human coordinates, bGo's shell letters, Simple Go Notation;
 //! - [`transform`]: the 8 symmetries of the board in bGo's numbering, colour swap;
 //! - [`hash`]: bGo's additive board hash and kifudex's 128-bit Zobrist position key;
+//! - [`pointset`]: bitboard point sets;
 //! - [`board`]: fixed-array boards with groups, liberties, captures, ko and superko;
 //! - [`replay`]: a move sequence played on a board, with undo.
 //!
@@ -26,11 +27,14 @@ pub mod hash;
 pub mod index;
 pub mod notation;
 pub mod point;
+pub mod pointset;
 pub mod replay;
 pub mod search;
 pub mod transform;
 
-pub use board::{Board, MoveError, Rules};
+pub use board::{Board, Captures, KoRule, MoveError, Rules};
 pub use hash::{BgoHashes, Key, Keys};
 pub use point::{Color, Move, Point, Size, Stone};
+pub use pointset::PointSet;
+pub use replay::{Replay, Step};
 pub use transform::{Transform, TransformSet};
