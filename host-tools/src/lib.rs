@@ -3,3 +3,6 @@
 //! over this library.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+
+pub mod input;
+pub mod sgf;

@@ -1,0 +1,357 @@
+//! Reading SGF game collections into [`GameRecord`]s.
+//!
+//! [`parse_file`] takes the bytes of one file (possibly holding several game trees) and returns
+//! every game tree of it as a [`GameRecord`] (or a rejection, a [`FileError`]). For each game only
+//! what the index needs is kept: where it came from, the board size, a handful of decoded
+//! game-info properties and the main line (first child at every node) as a list of setup and move
+//! [`Event`]s. Everything that was repaired on the way is reported as a [`Warning`] with a byte
+//! offset; nothing ever panics and a broken tree never stops the file's other trees.
+//!
+//! The tokenizer ([`scan`]) is hand-written: it is lenient (junk before and between trees, a
+//! missing opening `(`, truncation, FF\[1\] long property names, NUL bytes...) and fast (it walks the
+//! bytes once, never recurses, and allocates nothing per node or property). Text is decoded
+//! ([`text`]) only for the few game-info properties kept, in the tree's charset (`CA[]`, else
+//! UTF-8 when valid, else a detected charset).
+
+mod info;
+mod scan;
+mod text;
+
+use kifudex_core::{Color, Point, Size, Stone};
+
+pub use info::{parse_komi, parse_result, parse_year};
+
+/// Where a game came from.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SourceRef {
+    /// Display path of the file (the archive's path for archive members).
+    pub path: String,
+    /// The member's name inside an archive, `None` for a plain file.
+    pub member: Option<String>,
+    /// Index of the game tree in the file, 0-based, counting every tree found (also rejected ones).
+    pub tree_index: usize,
+}
+
+/// How a game ended, as far as `RE[]` tells.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Margin {
+    /// Won by this many tenths of a point (`W+3.5` is `Points(35)`; rounded to the nearest tenth).
+    Points(i32),
+    /// Won by resignation.
+    Resign,
+    /// Won on time.
+    Time,
+    /// Won by forfeit.
+    Forfeit,
+    /// A draw (jigo): no winner.
+    Draw,
+    /// No result (void game): no winner.
+    Void,
+    /// Winner known (or not) but the margin is not understood.
+    Unknown,
+}
+
+/// The decoded `RE[]` property.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GameResult {
+    /// The decoded text of `RE[]`.
+    pub raw: String,
+    /// The winner; `None` for draws, void games and results not understood.
+    pub winner: Option<Color>,
+    /// The margin or the way the game ended.
+    pub margin: Margin,
+}
+
+/// The game-info properties kept for a game (decoded text, trimmed; `None` when absent or empty).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct GameInfo {
+    /// `PB`
+    pub black: Option<String>,
+    /// `PW`
+    pub white: Option<String>,
+    /// `BR`
+    pub black_rank: Option<String>,
+    /// `WR`
+    pub white_rank: Option<String>,
+    /// `DT`, as written.
+    pub date: Option<String>,
+    /// The first plausible year (a run of exactly 4 digits within 1000..=2999) in `DT`.
+    pub year: Option<u16>,
+    /// `EV`
+    pub event: Option<String>,
+    /// `RO`
+    pub round: Option<String>,
+    /// `PC`
+    pub place: Option<String>,
+    /// `RE`, parsed.
+    pub result: Option<GameResult>,
+    /// `KM` in **hundredths** of a point (`KM[6.5]` is 650, `KM[3.75]` is 375).
+    ///
+    /// Fox (foxwq) writes komi multiplied by 100 (`KM[650]` for 6.5, `KM[375]` for 3.75). Heuristic:
+    /// a komi written as an integer (no decimal point) whose absolute value is at least 100 is taken
+    /// as already in hundredths; real komi never reach 100 points.
+    pub komi: Option<i32>,
+    /// `HA`
+    pub handicap: Option<u16>,
+    /// `RU`
+    pub rules: Option<String>,
+    /// `GN`
+    pub game_name: Option<String>,
+}
+
+/// A move as recorded: on the board, a pass, or something the replay must stop at.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum MoveRef {
+    /// A stone on this point of the board.
+    Play(Point),
+    /// A pass (`B[]`, or `B[tt]` on boards up to 19x19).
+    Pass,
+    /// A well-formed coordinate that lies off this board (`B[rs]` on 9x9).
+    OffBoard(Point),
+    /// A value that is no coordinate at all (`B[90]`, `B[c c]`); the replay must stop there.
+    Invalid,
+}
+
+impl MoveRef {
+    /// The move as a core [`kifudex_core::Move`], `None` for off-board and invalid moves.
+    pub fn to_move(self) -> Option<kifudex_core::Move> {
+        match self {
+            MoveRef::Play(p) => Some(kifudex_core::Move::Play(p)),
+            MoveRef::Pass => Some(kifudex_core::Move::Pass),
+            MoveRef::OffBoard(_) | MoveRef::Invalid => None,
+        }
+    }
+}
+
+/// One step along a game's main line.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Event {
+    /// A setup property (`AB`/`AW`/`AE`, the latter as [`Stone::Empty`]) at a point of the board.
+    /// Within a node, setup events come before the node's move.
+    Setup {
+        /// The point set up (always on the board).
+        point: Point,
+        /// What it is set to.
+        stone: Stone,
+    },
+    /// A move (`B`/`W`).
+    Move {
+        /// Who moved.
+        color: Color,
+        /// What was played.
+        mv: MoveRef,
+    },
+}
+
+/// What was repaired or found odd while reading a game (or a file).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum WarningKind {
+    /// Text (or a BOM, NULs, ...) before the game tree.
+    JunkBeforeTree,
+    /// Text after the last game tree.
+    TrailingJunk,
+    /// The tree starts with `;` instead of `(`.
+    MissingOpenParen,
+    /// The tree's first node has no `;` (`(CA[UTF-8]...`).
+    MissingSemicolon,
+    /// The file ends before the tree is closed; what was read is kept.
+    UnclosedTree,
+    /// The file ends inside a property value; the property is dropped.
+    UnclosedValue,
+    /// Bytes inside a node that are not properties (skipped).
+    JunkInNode,
+    /// A property identifier without uppercase letters (skipped with its values).
+    BadPropertyIdent,
+    /// A property identifier without a value.
+    PropertyWithoutValue,
+    /// A kept game-info property given twice; the first is kept.
+    DuplicateProperty,
+    /// More than one move in a node (all are kept, in order).
+    SeveralMovesInNode,
+    /// A setup point that is not a coordinate or lies off the board (dropped).
+    BadSetupPoint,
+    /// A move off the board (kept as [`MoveRef::OffBoard`]).
+    OffBoardMove,
+    /// A move value that is no coordinate (kept as [`MoveRef::Invalid`]).
+    InvalidMove,
+    /// A move written in human coordinates (`R16`) or as `pass`, converted.
+    HumanCoordinate,
+    /// A komi that could not be read.
+    BadKomi,
+    /// A handicap that could not be read.
+    BadHandicap,
+    /// The file was UTF-16 and was transcoded to UTF-8 (byte offsets refer to the transcoded text).
+    Utf16Transcoded,
+    /// `CA[]` names no known charset; detection was used.
+    UnknownCharset,
+    /// No usable `CA[]`, text not valid UTF-8, but mostly well-formed UTF-8 (bytes replaced by `?`):
+    /// decoded as UTF-8 with replacement characters.
+    BrokenUtf8,
+    /// No usable `CA[]` and text not UTF-8: the charset was guessed (chardetng).
+    CharsetGuessed,
+}
+
+impl WarningKind {
+    /// A short stable name (for counting and reports).
+    pub fn name(self) -> &'static str {
+        match self {
+            WarningKind::JunkBeforeTree => "junk-before-tree",
+            WarningKind::TrailingJunk => "trailing-junk",
+            WarningKind::MissingOpenParen => "missing-open-paren",
+            WarningKind::MissingSemicolon => "missing-semicolon",
+            WarningKind::UnclosedTree => "unclosed-tree",
+            WarningKind::UnclosedValue => "unclosed-value",
+            WarningKind::JunkInNode => "junk-in-node",
+            WarningKind::BadPropertyIdent => "bad-property-ident",
+            WarningKind::PropertyWithoutValue => "property-without-value",
+            WarningKind::DuplicateProperty => "duplicate-property",
+            WarningKind::SeveralMovesInNode => "several-moves-in-node",
+            WarningKind::BadSetupPoint => "bad-setup-point",
+            WarningKind::OffBoardMove => "off-board-move",
+            WarningKind::InvalidMove => "invalid-move",
+            WarningKind::HumanCoordinate => "human-coordinate",
+            WarningKind::BadKomi => "bad-komi",
+            WarningKind::BadHandicap => "bad-handicap",
+            WarningKind::Utf16Transcoded => "utf16-transcoded",
+            WarningKind::UnknownCharset => "unknown-charset",
+            WarningKind::BrokenUtf8 => "broken-utf8",
+            WarningKind::CharsetGuessed => "charset-guessed",
+        }
+    }
+}
+
+impl std::fmt::Display for WarningKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A repair or oddity, at a byte offset of the file.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Warning {
+    /// Byte offset in the file (in the transcoded text for UTF-16 files).
+    pub byte_offset: usize,
+    /// What happened.
+    pub kind: WarningKind,
+}
+
+/// One game: a game tree's main line with its game info.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// Where it came from.
+    pub source: SourceRef,
+    /// Byte offset of the tree (its `(`, or `;` when that is missing) in the file.
+    pub byte_offset: usize,
+    /// Board size (`SZ[]`, 19x19 when absent).
+    pub size: Size,
+    /// The charset the text was decoded with (an `encoding_rs` name, e.g. `"UTF-8"`, `"GBK"`).
+    pub encoding: &'static str,
+    /// Game-info properties.
+    pub info: GameInfo,
+    /// The main line: setup and moves, in order.
+    pub events: Vec<Event>,
+    /// What was repaired while reading this game.
+    pub warnings: Vec<Warning>,
+}
+
+impl GameRecord {
+    /// Number of move events (passes and bad moves included).
+    pub fn move_count(&self) -> usize {
+        self.events
+            .iter()
+            .filter(|e| matches!(e, Event::Move { .. }))
+            .count()
+    }
+}
+
+/// Why a file, a game or an input was not read.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+pub enum ErrorKind {
+    /// No game tree in the file (empty, prose, NUL bytes...).
+    #[error("no SGF game tree found")]
+    NoGameTree,
+    /// A game tree with no node.
+    #[error("empty game tree")]
+    EmptyTree,
+    /// `GM[]` other than 1.
+    #[error("not a Go game (GM[{0}])")]
+    NotGo(String),
+    /// `SZ[]` outside 1..=19 or unreadable.
+    #[error("unsupported board size SZ[{0}]")]
+    BadSize(String),
+}
+
+impl ErrorKind {
+    /// A short stable name (for counting and reports).
+    pub fn name(&self) -> &'static str {
+        match self {
+            ErrorKind::NoGameTree => "no-game-tree",
+            ErrorKind::EmptyTree => "empty-tree",
+            ErrorKind::NotGo(_) => "not-go",
+            ErrorKind::BadSize(_) => "bad-size",
+        }
+    }
+}
+
+/// A rejected file or game tree: `path[:member]: byte N: message`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FileError {
+    /// Display path of the file.
+    pub path: String,
+    /// Archive member, if any.
+    pub member: Option<String>,
+    /// The tree's index in the file, `None` for errors about the whole file.
+    pub tree_index: Option<usize>,
+    /// Where in the file.
+    pub byte_offset: usize,
+    /// What went wrong.
+    pub kind: ErrorKind,
+}
+
+impl std::fmt::Display for FileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.path)?;
+        if let Some(m) = &self.member {
+            write!(f, ":{m}")?;
+        }
+        write!(f, ": byte {}: {}", self.byte_offset, self.kind)
+    }
+}
+
+impl std::error::Error for FileError {}
+
+/// Everything read from one file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ParsedFile {
+    /// The games, in file order.
+    pub games: Vec<GameRecord>,
+    /// Rejected trees (and the whole file when it holds no tree), in file order.
+    pub rejected: Vec<FileError>,
+    /// Warnings about the file rather than one game (trailing junk, UTF-16).
+    pub warnings: Vec<Warning>,
+}
+
+/// Reads every game tree of one file. `path`/`member` only label the results.
+///
+/// Never panics, whatever the bytes.
+pub fn parse_file(bytes: &[u8], path: &str, member: Option<&str>) -> ParsedFile {
+    let mut out = ParsedFile::default();
+    let mut sink = scan::Sink {
+        path,
+        member,
+        out: &mut out,
+    };
+    match text::utf16_kind(bytes) {
+        Some(enc) => {
+            let (s, _, _) = enc.decode(bytes);
+            let utf8 = s.into_owned();
+            sink.out.warnings.push(Warning {
+                byte_offset: 0,
+                kind: WarningKind::Utf16Transcoded,
+            });
+            scan::parse(utf8.as_bytes(), true, &mut sink);
+        }
+        None => scan::parse(bytes, false, &mut sink),
+    }
+    out
+}

@@ -1,0 +1,649 @@
+//! The hand-written, lenient, fast SGF tokenizer.
+//!
+//! One forward pass over the bytes, no recursion (nesting is a depth counter), no allocation per
+//! node or property: property values are byte ranges into the input, events go to a scratch
+//! buffer reused across the file's trees. Only the main line (first child at every node) is
+//! interpreted; other variations are skipped with a `memchr` scan that only looks at `(`, `)`
+//! and `[` (values are skipped honouring `\` escapes).
+//!
+//! Leniency: junk before, between and after trees; a tree starting with `;` (no `(`); a first
+//! node without `;`; truncation anywhere (what was read is kept); FF\[1\]-style long lower/upper
+//! case property names (`PlayerBlack` is `PB`); lowercase-only identifiers, NUL bytes and other
+//! stray bytes inside nodes are skipped; whitespace anywhere between tokens.
+
+use super::{
+    info, text, ErrorKind, Event, FileError, GameInfo, GameRecord, MoveRef, ParsedFile, SourceRef,
+    Warning, WarningKind,
+};
+use kifudex_core::{Color, Point, Size, Stone};
+use memchr::{memchr2, memchr3};
+
+pub(super) struct Sink<'s> {
+    pub path: &'s str,
+    pub member: Option<&'s str>,
+    pub out: &'s mut ParsedFile,
+}
+
+/// Packs up to 4 uppercase letters of a property identifier.
+const fn key(s: &[u8]) -> u32 {
+    let mut k = 0u32;
+    let mut i = 0;
+    while i < s.len() {
+        k = (k << 8) | s[i] as u32;
+        i += 1;
+    }
+    k
+}
+
+/// Identifier with more than 4 uppercase letters: never kept.
+const LONG_KEY: u32 = u32::MAX;
+
+const K_B: u32 = key(b"B");
+const K_W: u32 = key(b"W");
+const K_AB: u32 = key(b"AB");
+const K_AW: u32 = key(b"AW");
+const K_AE: u32 = key(b"AE");
+
+/// The game-info properties whose raw values are remembered (first occurrence wins).
+const INFO_KEYS: [u32; 16] = [
+    key(b"PB"),
+    key(b"PW"),
+    key(b"BR"),
+    key(b"WR"),
+    key(b"DT"),
+    key(b"EV"),
+    key(b"RO"),
+    key(b"PC"),
+    key(b"RE"),
+    key(b"KM"),
+    key(b"HA"),
+    key(b"RU"),
+    key(b"GN"),
+    key(b"SZ"),
+    key(b"GM"),
+    key(b"CA"),
+];
+pub(super) const I_PB: usize = 0;
+pub(super) const I_PW: usize = 1;
+pub(super) const I_BR: usize = 2;
+pub(super) const I_WR: usize = 3;
+pub(super) const I_DT: usize = 4;
+pub(super) const I_EV: usize = 5;
+pub(super) const I_RO: usize = 6;
+pub(super) const I_PC: usize = 7;
+pub(super) const I_RE: usize = 8;
+pub(super) const I_KM: usize = 9;
+pub(super) const I_HA: usize = 10;
+pub(super) const I_RU: usize = 11;
+pub(super) const I_GN: usize = 12;
+pub(super) const I_SZ: usize = 13;
+pub(super) const I_GM: usize = 14;
+pub(super) const I_CA: usize = 15;
+/// The slots holding text decoded in the tree's charset.
+pub(super) const TEXT_SLOTS: [usize; 12] = [
+    I_PB, I_PW, I_BR, I_WR, I_DT, I_EV, I_RO, I_PC, I_RE, I_RU, I_GN, I_KM,
+];
+
+#[inline]
+fn is_ws(c: u8) -> bool {
+    c <= b' '
+}
+
+/// Letter value of an SGF coordinate letter: `a`..`z` 0..25, `A`..`Z` 26..51.
+#[inline]
+fn coord(c: u8) -> Option<u8> {
+    match c {
+        b'a'..=b'z' => Some(c - b'a'),
+        b'A'..=b'Z' => Some(c - b'A' + 26),
+        _ => None,
+    }
+}
+
+#[inline]
+fn point2(v: &[u8]) -> Option<Point> {
+    if v.len() == 2 {
+        Some(Point::new(coord(v[0])?, coord(v[1])?))
+    } else {
+        None
+    }
+}
+
+fn trim(v: &[u8]) -> &[u8] {
+    let s = v.iter().position(|&c| !is_ws(c)).unwrap_or(v.len());
+    let e = v.iter().rposition(|&c| !is_ws(c)).map_or(s, |p| p + 1);
+    &v[s..e]
+}
+
+/// Index of the `]` closing the value that starts at `i`, honouring `\` escapes.
+#[inline]
+fn value_end(b: &[u8], mut i: usize) -> Option<usize> {
+    // Fast path: the two-letter move / point values that make up most of a file.
+    if i + 2 < b.len() && b[i + 2] == b']' && b[i] != b'\\' && b[i + 1] != b'\\' && b[i] != b']'
+    {
+        if b[i + 1] == b']' {
+            return Some(i + 1);
+        }
+        return Some(i + 2);
+    }
+    loop {
+        let k = memchr2(b']', b'\\', b.get(i..)?)?;
+        let j = i + k;
+        if b[j] == b']' {
+            return Some(j);
+        }
+        i = j + 2;
+    }
+}
+
+/// Scratch state for one tree; reused across the trees of a file.
+#[derive(Default)]
+struct Tree {
+    events: Vec<(Event, usize)>,
+    slots: [Option<(usize, usize)>; 16],
+    warnings: Vec<Warning>,
+    nodes: usize,
+    /// Index in `events` where the current node's events begin.
+    node_first: usize,
+    node_moves: u32,
+    /// A setup property followed a move in the current node: reorder at the node's end.
+    node_reorder: bool,
+    junk_warned: bool,
+}
+
+impl Tree {
+    fn reset(&mut self) {
+        self.events.clear();
+        self.slots = [None; 16];
+        self.warnings.clear();
+        self.nodes = 0;
+        self.node_first = 0;
+        self.node_moves = 0;
+        self.node_reorder = false;
+        self.junk_warned = false;
+    }
+
+    fn warn(&mut self, byte_offset: usize, kind: WarningKind) {
+        // Bound the list on pathological inputs.
+        if self.warnings.len() < 1000 {
+            self.warnings.push(Warning { byte_offset, kind });
+        }
+    }
+
+    fn end_node(&mut self) {
+        if self.node_reorder {
+            // Setup before the move (stable).
+            self.events[self.node_first..]
+                .sort_by_key(|(e, _)| matches!(e, Event::Move { .. }));
+        }
+        self.node_reorder = false;
+    }
+
+    fn start_node(&mut self) {
+        self.end_node();
+        self.nodes += 1;
+        self.node_first = self.events.len();
+        self.node_moves = 0;
+    }
+
+    fn property(&mut self, k: u32, b: &[u8], vs: usize, ve: usize) {
+        let v = &b[vs..ve];
+        match k {
+            K_B | K_W => {
+                let color = if k == K_B { Color::Black } else { Color::White };
+                if self.node_moves > 0 {
+                    self.warn(vs, WarningKind::SeveralMovesInNode);
+                }
+                self.node_moves += 1;
+                let mv = match point2(v) {
+                    Some(p) => MoveRef::Play(p),
+                    None => {
+                        let t = trim(v);
+                        if t.is_empty() {
+                            MoveRef::Pass
+                        } else if let Some(p) = point2(t) {
+                            MoveRef::Play(p)
+                        } else {
+                            // Resolved (human coordinates, `pass`) once the size is known.
+                            MoveRef::Invalid
+                        }
+                    }
+                };
+                self.events.push((Event::Move { color, mv }, vs));
+            }
+            K_AB | K_AW | K_AE => {
+                let stone = match k {
+                    K_AB => Stone::Black,
+                    K_AW => Stone::White,
+                    _ => Stone::Empty,
+                };
+                let t = if v.len() == 2 { v } else { trim(v) };
+                if self.node_moves > 0 {
+                    self.node_reorder = true;
+                }
+                if let Some(point) = point2(t) {
+                    self.events.push((Event::Setup { point, stone }, vs));
+                } else if let (true, Some(a), Some(c)) = (
+                    t.len() == 5 && t[2] == b':',
+                    point2(&t[..2.min(t.len())]),
+                    point2(t.get(3..).unwrap_or(&[])),
+                ) {
+                    // Compressed point list: a rectangle.
+                    let (x0, x1) = (a.x.min(c.x), a.x.max(c.x));
+                    let (y0, y1) = (a.y.min(c.y), a.y.max(c.y));
+                    for y in y0..=y1 {
+                        for x in x0..=x1 {
+                            let point = Point::new(x, y);
+                            self.events.push((Event::Setup { point, stone }, vs));
+                        }
+                    }
+                } else {
+                    self.warn(vs, WarningKind::BadSetupPoint);
+                }
+            }
+            _ => {
+                if let Some(slot) = INFO_KEYS.iter().position(|&x| x == k) {
+                    if self.slots[slot].is_none() {
+                        self.slots[slot] = Some((vs, ve));
+                    } else {
+                        self.warn(vs, WarningKind::DuplicateProperty);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Where the next game tree starts at or after `i`: `(pos, missing_paren)`.
+fn find_tree_start(b: &[u8], mut i: usize) -> Option<(usize, bool)> {
+    while i < b.len() {
+        let j = i + memchr2(b'(', b';', &b[i..])?;
+        let mut k = j + 1;
+        while k < b.len() && is_ws(b[k]) {
+            k += 1;
+        }
+        let starts_ident = |mut k: usize| {
+            let s = k;
+            while k < b.len() && b[k].is_ascii_alphabetic() {
+                k += 1;
+            }
+            while k < b.len() && is_ws(b[k]) {
+                k += 1;
+            }
+            k > s && k < b.len() && b[k] == b'['
+        };
+        if b[j] == b'(' {
+            if k < b.len() && (b[k] == b';' || b[k] == b'(' || starts_ident(k)) {
+                return Some((j, false));
+            }
+        } else if starts_ident(k) {
+            return Some((j, true));
+        }
+        i = j + 1;
+    }
+    None
+}
+
+pub(super) fn parse(b: &[u8], utf16: bool, sink: &mut Sink<'_>) {
+    let mut tree = Tree::default();
+    let mut i = 0usize;
+    let mut tree_index = 0usize;
+    let utf8_bom = b.starts_with(b"\xEF\xBB\xBF");
+    if utf8_bom {
+        i = 3;
+    }
+    loop {
+        let Some((start, missing_paren)) = find_tree_start(b, i) else {
+            let rest = &b[i.min(b.len())..];
+            if tree_index == 0 {
+                sink.out.rejected.push(FileError {
+                    path: sink.path.to_owned(),
+                    member: sink.member.map(str::to_owned),
+                    tree_index: None,
+                    byte_offset: 0,
+                    kind: ErrorKind::NoGameTree,
+                });
+            } else if rest.iter().any(|&c| !is_ws(c)) {
+                sink.out.warnings.push(Warning {
+                    byte_offset: i,
+                    kind: WarningKind::TrailingJunk,
+                });
+            }
+            return;
+        };
+        tree.reset();
+        if b[i..start].iter().any(|&c| !is_ws(c)) {
+            tree.warn(i, WarningKind::JunkBeforeTree);
+        }
+        if missing_paren {
+            tree.warn(start, WarningKind::MissingOpenParen);
+        }
+        let end = parse_tree(b, start, missing_paren, &mut tree);
+        finish_tree(b, start, end, tree_index, utf16 || utf8_bom, utf16, &mut tree, sink);
+        tree_index += 1;
+        i = end;
+    }
+}
+
+/// Walks one tree from `start`; returns the index just past it.
+fn parse_tree(b: &[u8], start: usize, missing_paren: bool, t: &mut Tree) -> usize {
+    let n = b.len();
+    let mut i = if missing_paren { start } else { start + 1 };
+    let mut depth: u32 = 1;
+    let mut in_node = false;
+    // Main line.
+    loop {
+        while i < n && is_ws(b[i]) {
+            i += 1;
+        }
+        if i >= n {
+            t.end_node();
+            t.warn(n, WarningKind::UnclosedTree);
+            return n;
+        }
+        match b[i] {
+            b';' => {
+                t.start_node();
+                in_node = true;
+                i += 1;
+            }
+            b'(' => {
+                depth += 1;
+                in_node = false;
+                i += 1;
+            }
+            b')' => {
+                depth -= 1;
+                i += 1;
+                t.end_node();
+                break;
+            }
+            b'[' => {
+                t.warn(i, WarningKind::BadPropertyIdent);
+                match value_end(b, i + 1) {
+                    Some(e) => i = e + 1,
+                    None => {
+                        t.end_node();
+                        t.warn(i, WarningKind::UnclosedValue);
+                        return n;
+                    }
+                }
+            }
+            c if c.is_ascii_alphabetic() => {
+                let id_start = i;
+                let mut k = 0u32;
+                let mut upper = 0u32;
+                while i < n && b[i].is_ascii_alphabetic() {
+                    if b[i].is_ascii_uppercase() {
+                        upper += 1;
+                        k = if upper > 4 {
+                            LONG_KEY
+                        } else {
+                            (k << 8) | b[i] as u32
+                        };
+                    }
+                    i += 1;
+                }
+                while i < n && is_ws(b[i]) {
+                    i += 1;
+                }
+                if i >= n || b[i] != b'[' {
+                    t.warn(id_start, WarningKind::PropertyWithoutValue);
+                    continue;
+                }
+                if !in_node {
+                    if t.nodes == 0 {
+                        t.warn(id_start, WarningKind::MissingSemicolon);
+                    } else if !t.junk_warned {
+                        t.junk_warned = true;
+                        t.warn(id_start, WarningKind::JunkInNode);
+                    }
+                    t.start_node();
+                    in_node = true;
+                }
+                if upper == 0 {
+                    t.warn(id_start, WarningKind::BadPropertyIdent);
+                    k = 0;
+                }
+                while i < n && b[i] == b'[' {
+                    let Some(e) = value_end(b, i + 1) else {
+                        t.end_node();
+                        t.warn(i, WarningKind::UnclosedValue);
+                        return n;
+                    };
+                    if k != 0 {
+                        t.property(k, b, i + 1, e);
+                    }
+                    i = e + 1;
+                    while i < n && is_ws(b[i]) {
+                        i += 1;
+                    }
+                }
+            }
+            _ => {
+                if !t.junk_warned {
+                    t.junk_warned = true;
+                    t.warn(i, WarningKind::JunkInNode);
+                }
+                i += 1;
+            }
+        }
+    }
+    // The rest of the tree: other variations, skipped.
+    while depth > 0 {
+        let Some(k) = memchr3(b'(', b')', b'[', &b[i..]) else {
+            t.warn(n, WarningKind::UnclosedTree);
+            return n;
+        };
+        i += k;
+        match b[i] {
+            b'(' => depth += 1,
+            b')' => depth -= 1,
+            _ => match value_end(b, i + 1) {
+                Some(e) => i = e,
+                None => {
+                    t.warn(i, WarningKind::UnclosedValue);
+                    return n;
+                }
+            },
+        }
+        i += 1;
+    }
+    i
+}
+
+fn parse_size(v: &[u8]) -> Option<Size> {
+    let s = std::str::from_utf8(trim(v)).ok()?;
+    let (w, h) = match s.split_once(':') {
+        Some((w, h)) => (w.trim().parse::<u8>().ok()?, h.trim().parse::<u8>().ok()?),
+        None => {
+            let n = s.parse::<u8>().ok()?;
+            (n, n)
+        }
+    };
+    Size::new(w, h)
+}
+
+/// Human coordinates (`R16`, column letters without `I`, rows from the bottom) and `pass`.
+fn human_move(v: &[u8], size: Size) -> Option<MoveRef> {
+    let t = trim(v);
+    if t.eq_ignore_ascii_case(b"pass") {
+        return Some(MoveRef::Pass);
+    }
+    if !(2..=3).contains(&t.len()) || !t[1..].iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let c = t[0].to_ascii_uppercase();
+    if !c.is_ascii_uppercase() || c == b'I' {
+        return None;
+    }
+    let x = if c > b'I' { c - b'A' - 1 } else { c - b'A' };
+    let row: u8 = std::str::from_utf8(&t[1..]).ok()?.parse().ok()?;
+    if row == 0 || row > size.height() || x >= size.width() {
+        return None;
+    }
+    Some(MoveRef::Play(Point::new(x, size.height() - row)))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn finish_tree(
+    b: &[u8],
+    start: usize,
+    end: usize,
+    tree_index: usize,
+    utf8_hint: bool,
+    utf16: bool,
+    t: &mut Tree,
+    sink: &mut Sink<'_>,
+) {
+    let reject = |kind: ErrorKind, sink: &mut Sink<'_>| {
+        sink.out.rejected.push(FileError {
+            path: sink.path.to_owned(),
+            member: sink.member.map(str::to_owned),
+            tree_index: Some(tree_index),
+            byte_offset: start,
+            kind,
+        });
+    };
+    let raw = |slot: usize| t.slots[slot].map(|(s, e)| &b[s..e]);
+    if t.nodes == 0 {
+        return reject(ErrorKind::EmptyTree, sink);
+    }
+    if let Some(gm) = raw(I_GM) {
+        if let Ok(g) = std::str::from_utf8(trim(gm)).unwrap_or("").parse::<i64>() {
+            if g != 1 {
+                return reject(
+                    ErrorKind::NotGo(String::from_utf8_lossy(trim(gm)).into_owned()),
+                    sink,
+                );
+            }
+        }
+    }
+    let size = match raw(I_SZ) {
+        None => Size::STANDARD,
+        Some(v) => match parse_size(v) {
+            Some(s) => s,
+            None => {
+                return reject(
+                    ErrorKind::BadSize(String::from_utf8_lossy(trim(v)).into_owned()),
+                    sink,
+                )
+            }
+        },
+    };
+
+    // Charset, then the kept text.
+    let enc = text::choose_encoding(
+        raw(I_CA),
+        TEXT_SLOTS.iter().filter_map(|&s| raw(s)),
+        &b[start..end],
+        utf8_hint,
+        utf16,
+        |k| t.warnings.push(Warning {
+            byte_offset: start,
+            kind: k,
+        }),
+    );
+    let dec = |slot: usize| raw(slot).and_then(|v| text::decode_simple(v, enc));
+    let date = dec(I_DT);
+    let mut info = GameInfo {
+        black: dec(I_PB),
+        white: dec(I_PW),
+        black_rank: dec(I_BR),
+        white_rank: dec(I_WR),
+        year: date.as_deref().and_then(info::parse_year),
+        date,
+        event: dec(I_EV),
+        round: dec(I_RO),
+        place: dec(I_PC),
+        result: dec(I_RE).map(|r| info::parse_result(&r)),
+        komi: None,
+        handicap: None,
+        rules: dec(I_RU),
+        game_name: dec(I_GN),
+    };
+    if let Some((s, _)) = t.slots[I_KM] {
+        match dec(I_KM).and_then(|k| info::parse_komi(&k)) {
+            Some(k) => info.komi = Some(k),
+            None => t.warn(s, WarningKind::BadKomi),
+        }
+    }
+    if let Some((s, e)) = t.slots[I_HA] {
+        match std::str::from_utf8(trim(&b[s..e]))
+            .ok()
+            .and_then(|h| h.parse::<u16>().ok())
+        {
+            Some(h) => info.handicap = Some(h),
+            None => t.warn(s, WarningKind::BadHandicap),
+        }
+    }
+
+    // Resolve the events against the board.
+    let mut events = Vec::with_capacity(t.events.len());
+    let mut warns: Vec<Warning> = Vec::new();
+    for &(ev, off) in &t.events {
+        match ev {
+            Event::Setup { point, .. } => {
+                if size.contains(point) {
+                    events.push(ev);
+                } else {
+                    warns.push(Warning {
+                        byte_offset: off,
+                        kind: WarningKind::BadSetupPoint,
+                    });
+                }
+            }
+            Event::Move { color, mv } => {
+                let mv = match mv {
+                    MoveRef::Play(p) if size.contains(p) => mv,
+                    MoveRef::Play(p) if p.x == 19 && p.y == 19 => MoveRef::Pass,
+                    MoveRef::Play(p) => {
+                        warns.push(Warning {
+                            byte_offset: off,
+                            kind: WarningKind::OffBoardMove,
+                        });
+                        MoveRef::OffBoard(p)
+                    }
+                    MoveRef::Invalid => {
+                        let close = value_end(b, off).unwrap_or(off);
+                        match human_move(&b[off..close], size) {
+                            Some(m) => {
+                                warns.push(Warning {
+                                    byte_offset: off,
+                                    kind: WarningKind::HumanCoordinate,
+                                });
+                                m
+                            }
+                            None => {
+                                warns.push(Warning {
+                                    byte_offset: off,
+                                    kind: WarningKind::InvalidMove,
+                                });
+                                MoveRef::Invalid
+                            }
+                        }
+                    }
+                    other => other,
+                };
+                events.push(Event::Move { color, mv });
+            }
+        }
+    }
+    for w in warns {
+        t.warn(w.byte_offset, w.kind);
+    }
+    let mut warnings = std::mem::take(&mut t.warnings);
+    warnings.sort_by_key(|w| w.byte_offset);
+    sink.out.games.push(GameRecord {
+        source: SourceRef {
+            path: sink.path.to_owned(),
+            member: sink.member.map(str::to_owned),
+            tree_index,
+        },
+        byte_offset: start,
+        size,
+        encoding: enc.name(),
+        info,
+        events,
+        warnings,
+    });
+}
