@@ -455,6 +455,13 @@ impl Board {
         }
     }
 
+    /// [`Board::toggle_hashes`] out of line, for the cold paths (setup, undo): keeps the
+    /// code small on microcontrollers.
+    #[inline(never)]
+    fn toggle_hashes_cold(&mut self, color: Color, x: u32, y: u32, add: bool) {
+        self.toggle_hashes(color, x, y, add);
+    }
+
     /// Removes every stone of `set` (all of colour `color`) with their hashes.
     fn remove_set(&mut self, color: Color, set: &Rows) {
         let c = color.index();
@@ -483,7 +490,7 @@ impl Board {
                 let x = r.trailing_zeros();
                 r &= r - 1;
                 n += 1;
-                self.toggle_hashes(color, x, y as u32, true);
+                self.toggle_hashes_cold(color, x, y as u32, true);
             }
         }
         self.count = self.count.wrapping_add(n);
@@ -505,12 +512,12 @@ impl Board {
         }
         if let Some(c) = old.color() {
             clear_bits(&mut self.stones[c.index()].rows, y, bit);
-            self.toggle_hashes(c, x, y as u32, false);
+            self.toggle_hashes_cold(c, x, y as u32, false);
             self.count = self.count.wrapping_sub(1);
         }
         if let Some(c) = s.color() {
             set_bits(&mut self.stones[c.index()].rows, y, bit);
-            self.toggle_hashes(c, x, y as u32, true);
+            self.toggle_hashes_cold(c, x, y as u32, true);
             self.count = self.count.wrapping_add(1);
         }
         Ok(())
@@ -827,7 +834,7 @@ impl Board {
             }
         }
         clear_bits(&mut self.stones[color.index()].rows, y, bit);
-        self.toggle_hashes(color, x, y as u32, false);
+        self.toggle_hashes_cold(color, x, y as u32, false);
         self.count = self.count.wrapping_sub(1);
     }
 }
