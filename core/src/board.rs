@@ -543,6 +543,11 @@ impl Board {
         self.clone().play(color, mv)
     }
 
+    /// Whether [`Board::play`] would accept the move.
+    pub fn is_legal(&self, color: Color, mv: Move) -> bool {
+        self.try_play(color, mv).is_ok()
+    }
+
     /// Whether `(x, y)` (on the board) has an empty neighbour.
     #[inline(always)]
     fn has_empty_neighbour(&self, x: u32, y: usize) -> bool {
@@ -597,21 +602,18 @@ impl Board {
         let h = self.size.height() as usize;
         let mut nbrs = [(0u32, 0usize); 4];
         let mut nn = 0;
-        if x > 0 {
-            nbrs[nn] = (x - 1, y);
-            nn += 1;
-        }
-        if x + 1 < w {
-            nbrs[nn] = (x + 1, y);
-            nn += 1;
-        }
-        if y > 0 {
-            nbrs[nn] = (x, y - 1);
-            nn += 1;
-        }
-        if y + 1 < h {
-            nbrs[nn] = (x, y + 1);
-            nn += 1;
+        for (ok, q) in [
+            (x > 0, (x.wrapping_sub(1), y)),
+            (x + 1 < w, (x + 1, y)),
+            (y > 0, (x, y.wrapping_sub(1))),
+            (y + 1 < h, (x, y + 1)),
+        ] {
+            if ok {
+                if let Some(slot) = nbrs.get_mut(nn) {
+                    *slot = q;
+                    nn += 1;
+                }
+            }
         }
         let nbrs = nbrs.get(..nn).unwrap_or(&[]);
 
@@ -759,7 +761,7 @@ impl Board {
     pub fn symmetries(&self) -> TransformSet {
         let mut set = TransformSet::IDENTITY;
         for &t in Transform::all_for(self.size) {
-            if t == Transform::IDENTITY || self.keys.0[t.index()] != self.keys.0[0] {
+            if t == Transform::IDENTITY || self.keys.0.get(t.index()) != Some(&self.keys.0[0]) {
                 continue;
             }
             let same = (0..2).all(|c| {
