@@ -455,6 +455,13 @@ impl Board {
         }
     }
 
+    /// [`Board::toggle_hashes`] out of line, for the cold paths (setup, undo): keeps the
+    /// code small on microcontrollers.
+    #[inline(never)]
+    fn toggle_hashes_cold(&mut self, color: Color, x: u32, y: u32, add: bool) {
+        self.toggle_hashes(color, x, y, add);
+    }
+
     /// Removes every stone of `set` (all of colour `color`) with their hashes.
     fn remove_set(&mut self, color: Color, set: &Rows) {
         let c = color.index();
@@ -483,7 +490,7 @@ impl Board {
                 let x = r.trailing_zeros();
                 r &= r - 1;
                 n += 1;
-                self.toggle_hashes(color, x, y as u32, true);
+                self.toggle_hashes_cold(color, x, y as u32, true);
             }
         }
         self.count = self.count.wrapping_add(n);
@@ -505,12 +512,12 @@ impl Board {
         }
         if let Some(c) = old.color() {
             clear_bits(&mut self.stones[c.index()].rows, y, bit);
-            self.toggle_hashes(c, x, y as u32, false);
+            self.toggle_hashes_cold(c, x, y as u32, false);
             self.count = self.count.wrapping_sub(1);
         }
         if let Some(c) = s.color() {
             set_bits(&mut self.stones[c.index()].rows, y, bit);
-            self.toggle_hashes(c, x, y as u32, true);
+            self.toggle_hashes_cold(c, x, y as u32, true);
             self.count = self.count.wrapping_add(1);
         }
         Ok(())
@@ -534,6 +541,11 @@ impl Board {
     /// What [`Board::play`] would return, leaving the board untouched.
     pub fn try_play(&self, color: Color, mv: Move) -> Result<Captures, MoveError> {
         self.clone().play(color, mv)
+    }
+
+    /// Whether [`Board::play`] would accept the move.
+    pub fn is_legal(&self, color: Color, mv: Move) -> bool {
+        self.try_play(color, mv).is_ok()
     }
 
     /// Whether `(x, y)` (on the board) has an empty neighbour.
@@ -590,21 +602,18 @@ impl Board {
         let h = self.size.height() as usize;
         let mut nbrs = [(0u32, 0usize); 4];
         let mut nn = 0;
-        if x > 0 {
-            nbrs[nn] = (x - 1, y);
-            nn += 1;
-        }
-        if x + 1 < w {
-            nbrs[nn] = (x + 1, y);
-            nn += 1;
-        }
-        if y > 0 {
-            nbrs[nn] = (x, y - 1);
-            nn += 1;
-        }
-        if y + 1 < h {
-            nbrs[nn] = (x, y + 1);
-            nn += 1;
+        for (ok, q) in [
+            (x > 0, (x.wrapping_sub(1), y)),
+            (x + 1 < w, (x + 1, y)),
+            (y > 0, (x, y.wrapping_sub(1))),
+            (y + 1 < h, (x, y + 1)),
+        ] {
+            if ok {
+                if let Some(slot) = nbrs.get_mut(nn) {
+                    *slot = q;
+                    nn += 1;
+                }
+            }
         }
         let nbrs = nbrs.get(..nn).unwrap_or(&[]);
 
@@ -752,7 +761,7 @@ impl Board {
     pub fn symmetries(&self) -> TransformSet {
         let mut set = TransformSet::IDENTITY;
         for &t in Transform::all_for(self.size) {
-            if t == Transform::IDENTITY || self.keys.0[t.index()] != self.keys.0[0] {
+            if t == Transform::IDENTITY || self.keys.0.get(t.index()) != Some(&self.keys.0[0]) {
                 continue;
             }
             let same = (0..2).all(|c| {
@@ -827,7 +836,7 @@ impl Board {
             }
         }
         clear_bits(&mut self.stones[color.index()].rows, y, bit);
-        self.toggle_hashes(color, x, y as u32, false);
+        self.toggle_hashes_cold(color, x, y as u32, false);
         self.count = self.count.wrapping_sub(1);
     }
 }
