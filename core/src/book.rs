@@ -109,10 +109,17 @@ impl<'a> Book<'a> {
     pub fn open(file: &'a [u8]) -> Result<Book<'a>, FormatError> {
         let c = Container::open(file, Kind::Book)?;
         let header: BookHeader = c.header()?;
-        if header.bucket_bits > 24 || header.rotate > 127 || header.rem_bits > 56 || header.count_bits == 0 || header.count_bits > 32 {
+        if header.bucket_bits > 24
+            || header.rotate > 127
+            || header.rem_bits > 56
+            || header.count_bits == 0
+            || header.count_bits > 32
+        {
             return Err(FormatError::BadHeader);
         }
-        if header.next.width_bits != header.next_bits() || header.keys.width_bits != (header.rem_bits as u32).max(1) {
+        if header.next.width_bits != header.next_bits()
+            || header.keys.width_bits != (header.rem_bits as u32).max(1)
+        {
             return Err(FormatError::BadHeader);
         }
         let body = c.body;
@@ -196,7 +203,10 @@ impl<'a> Book<'a> {
         let (key, to_canonical) = query.keys().canonical(size);
         let (bucket, rem) = self.header.split(key);
         let b = bucket as usize;
-        let (ps, pe) = (self.bucket_positions.at(b) as usize, self.bucket_positions.at(b + 1) as usize);
+        let (ps, pe) = (
+            self.bucket_positions.at(b) as usize,
+            self.bucket_positions.at(b + 1) as usize,
+        );
         let i = self.keys.partition_point(ps, pe, |v| v < rem);
         if i >= pe || self.keys.at(i) != rem {
             return None;
@@ -223,13 +233,21 @@ impl<'a> Book<'a> {
     }
 
     /// Adds a found position's next moves to `out`.
-    pub fn add_next_moves<const N: usize>(&self, entry: &BookEntry, out: &mut NextMoves<N>) -> Result<(), SearchError> {
+    pub fn add_next_moves<const N: usize>(
+        &self,
+        entry: &BookEntry,
+        out: &mut NextMoves<N>,
+    ) -> Result<(), SearchError> {
         let to_query = entry.to_canonical.inverse();
         let cb = self.header.count_bits as u32;
         for i in entry.start..entry.end {
             let v = self.next.at(i);
             let s = StoredMove {
-                color: if field(v, 9, 1) == 1 { Color::White } else { Color::Black },
+                color: if field(v, 9, 1) == 1 {
+                    Color::White
+                } else {
+                    Color::Black
+                },
                 mv: Move::from_code(field(v, 0, 9) as u16).unwrap_or(Move::Pass),
                 count: field(v, 11, cb) as u32,
                 black_wins: 0,

@@ -103,7 +103,7 @@ pub struct Section {
     pub len: u64,
     /// Number of records.
     pub count: u64,
-    /// Width of one record in bits (1..=64; byte-aligned layouts use multiples of 8).
+    /// Width of one record in bits (1..=64 for packed arrays; byte rows use multiples of 8).
     pub width_bits: u32,
 }
 
@@ -123,10 +123,11 @@ impl Section {
     /// The section's bytes within `body`, after checking bounds, alignment and that the
     /// records fit.
     pub fn slice<'a>(&self, body: &'a [u8]) -> Result<&'a [u8], FormatError> {
-        if self.offset % 8 != 0 || self.width_bits == 0 || self.width_bits > 64 {
+        if !self.offset.is_multiple_of(8) || self.width_bits == 0 {
             return Err(FormatError::BadSection);
         }
-        let need = Section::bytes_needed(self.count, self.width_bits).ok_or(FormatError::BadSection)?;
+        let need =
+            Section::bytes_needed(self.count, self.width_bits).ok_or(FormatError::BadSection)?;
         if self.len < need {
             return Err(FormatError::BadSection);
         }
@@ -138,6 +139,9 @@ impl Section {
 
     /// The section as a packed array of its records.
     pub fn packed<'a>(&self, body: &'a [u8]) -> Result<Packed<'a>, FormatError> {
+        if self.width_bits > 64 {
+            return Err(FormatError::BadSection);
+        }
         let bytes = self.slice(body)?;
         let len = usize::try_from(self.count).map_err(|_| FormatError::BadSection)?;
         Ok(Packed {
@@ -189,11 +193,13 @@ impl<'a> Container<'a> {
     /// Checks the preamble, both checksums and the lengths of `file`, expecting `kind`.
     pub fn open(file: &'a [u8], kind: Kind) -> Result<Container<'a>, FormatError> {
         if file.len() < PREAMBLE_LEN {
-            return Err(if file.get(..8.min(file.len())) == MAGIC.get(..8.min(file.len())) {
-                FormatError::Truncated
-            } else {
-                FormatError::BadMagic
-            });
+            return Err(
+                if file.get(..8.min(file.len())) == MAGIC.get(..8.min(file.len())) {
+                    FormatError::Truncated
+                } else {
+                    FormatError::BadMagic
+                },
+            );
         }
         if file.get(0..8) != Some(&MAGIC[..]) {
             return Err(FormatError::BadMagic);
@@ -208,14 +214,22 @@ impl<'a> Container<'a> {
         let header_crc = u32_at(file, 20)?;
         let body_len = usize::try_from(u64_at(file, 24)?).map_err(|_| FormatError::Truncated)?;
         let body_crc = u32_at(file, 32)?;
-        let header_end = PREAMBLE_LEN.checked_add(header_len).ok_or(FormatError::Truncated)?;
-        let header = file.get(PREAMBLE_LEN..header_end).ok_or(FormatError::Truncated)?;
+        let header_end = PREAMBLE_LEN
+            .checked_add(header_len)
+            .ok_or(FormatError::Truncated)?;
+        let header = file
+            .get(PREAMBLE_LEN..header_end)
+            .ok_or(FormatError::Truncated)?;
         if crc32(header) != header_crc {
             return Err(FormatError::HeaderChecksum);
         }
         let body_start = align8(header_end);
-        let body_end = body_start.checked_add(body_len).ok_or(FormatError::Truncated)?;
-        let body = file.get(body_start..body_end).ok_or(FormatError::Truncated)?;
+        let body_end = body_start
+            .checked_add(body_len)
+            .ok_or(FormatError::Truncated)?;
+        let body = file
+            .get(body_start..body_end)
+            .ok_or(FormatError::Truncated)?;
         if file.len() > body_end {
             return Err(FormatError::TrailingBytes);
         }
@@ -227,7 +241,8 @@ impl<'a> Container<'a> {
 
     /// Decodes the postcard header into `H`.
     pub fn header<H: Deserialize<'a>>(&self) -> Result<H, FormatError> {
-        let (h, rest) = postcard::take_from_bytes::<H>(self.header).map_err(|_| FormatError::BadHeader)?;
+        let (h, rest) =
+            postcard::take_from_bytes::<H>(self.header).map_err(|_| FormatError::BadHeader)?;
         if !rest.is_empty() {
             return Err(FormatError::BadHeader);
         }
@@ -322,7 +337,12 @@ impl<'a> Packed<'a> {
     /// The index of the first record in `lo..hi` for which `pred` is false, assuming
     /// `pred` is true then false over that range (a binary search).
     #[inline]
-    pub fn partition_point(&self, mut lo: usize, mut hi: usize, mut pred: impl FnMut(u64) -> bool) -> usize {
+    pub fn partition_point(
+        &self,
+        mut lo: usize,
+        mut hi: usize,
+        mut pred: impl FnMut(u64) -> bool,
+    ) -> usize {
         hi = hi.min(self.len);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
@@ -377,7 +397,11 @@ mod tests {
         let mut buf = [0u8; 2048];
         for width in 1..=64u32 {
             buf.iter_mut().for_each(|b| *b = 0);
-            let mask = if width == 64 { u64::MAX } else { (1u64 << width) - 1 };
+            let mask = if width == 64 {
+                u64::MAX
+            } else {
+                (1u64 << width) - 1
+            };
             let mut vals = [0u64; 100];
             let mut x = 0x9e37_79b9_7f4a_7c15u64 ^ width as u64;
             for v in vals.iter_mut() {
@@ -436,17 +460,29 @@ mod tests {
         let c = Container::open(f, Kind::Book).unwrap();
         assert_eq!(c.header, &header);
         assert_eq!(c.body, &body);
-        assert_eq!(Container::open(f, Kind::Index).err(), Some(FormatError::WrongKind));
-        assert_eq!(Container::open(&file, Kind::Book).err(), Some(FormatError::TrailingBytes));
+        assert_eq!(
+            Container::open(f, Kind::Index).err(),
+            Some(FormatError::WrongKind)
+        );
+        assert_eq!(
+            Container::open(&file, Kind::Book).err(),
+            Some(FormatError::TrailingBytes)
+        );
         for n in 0..64 {
             assert!(Container::open(&f[..n], Kind::Book).is_err());
         }
         let mut bad = [0u8; 64];
         bad.copy_from_slice(f);
         bad[50] ^= 1;
-        assert_eq!(Container::open(&bad, Kind::Book).err(), Some(FormatError::BodyChecksum));
+        assert_eq!(
+            Container::open(&bad, Kind::Book).err(),
+            Some(FormatError::BodyChecksum)
+        );
         bad.copy_from_slice(f);
         bad[41] ^= 1;
-        assert_eq!(Container::open(&bad, Kind::Book).err(), Some(FormatError::HeaderChecksum));
+        assert_eq!(
+            Container::open(&bad, Kind::Book).err(),
+            Some(FormatError::HeaderChecksum)
+        );
     }
 }

@@ -379,9 +379,21 @@ impl OccLayout {
 /// Splits a fingerprint into (bucket, remainder).
 #[inline]
 pub fn split_fingerprint(fp: u64, bucket_bits: u32, rem_bits: u32) -> (u64, u64) {
-    let bucket = if bucket_bits == 0 { 0 } else { fp >> (64 - bucket_bits) };
-    let rest = if bucket_bits == 0 { fp } else { fp << bucket_bits };
-    let rem = if rem_bits == 0 { 0 } else { rest >> (64 - rem_bits) };
+    let bucket = if bucket_bits == 0 {
+        0
+    } else {
+        fp >> (64 - bucket_bits)
+    };
+    let rest = if bucket_bits == 0 {
+        fp
+    } else {
+        fp << bucket_bits
+    };
+    let rem = if rem_bits == 0 {
+        0
+    } else {
+        rest >> (64 - rem_bits)
+    };
     (bucket, rem)
 }
 
@@ -397,7 +409,11 @@ impl<'a> Index<'a> {
         let c = Container::open(file, Kind::Index)?;
         let header: IndexHeader = c.header()?;
         let body = c.body;
-        if header.bucket_bits > 32 || header.ply_bits == 0 || header.ply_bits > 40 || header.count_bits > 32 {
+        if header.bucket_bits > 32
+            || header.ply_bits == 0
+            || header.ply_bits > 40
+            || header.count_bits > 32
+        {
             return Err(FormatError::BadHeader);
         }
         if header.occurrences_section.width_bits != header.occurrence_bits()
@@ -411,7 +427,11 @@ impl<'a> Index<'a> {
         let idx = Index {
             games: Rows::new(&header.games_section, body, GAME_BYTES)?,
             string_index: header.string_index.packed(body)?,
-            strings: header.strings.slice(body)?.get(..header.strings.count as usize).ok_or(FormatError::BadSection)?,
+            strings: header
+                .strings
+                .slice(body)?
+                .get(..header.strings.count as usize)
+                .ok_or(FormatError::BadSection)?,
             moves: header.moves.packed(body)?,
             setup: header.setup.packed(body)?,
             occ: header.occurrences_section.packed(body)?,
@@ -430,7 +450,10 @@ impl<'a> Index<'a> {
         let bad = Err(FormatError::BadRecord);
         // Strings: monotonic offsets within the pool, valid UTF-8.
         let n_str = self.string_index.len();
-        if n_str == 0 || self.string_index.at(0) != 0 || self.string_index.at(n_str - 1) != self.strings.len() as u64 {
+        if n_str == 0
+            || self.string_index.at(0) != 0
+            || self.string_index.at(n_str - 1) != self.strings.len() as u64
+        {
             return bad;
         }
         for i in 1..n_str {
@@ -438,7 +461,10 @@ impl<'a> Index<'a> {
             if b < a {
                 return bad;
             }
-            let s = self.strings.get(a as usize..b as usize).ok_or(FormatError::BadRecord)?;
+            let s = self
+                .strings
+                .get(a as usize..b as usize)
+                .ok_or(FormatError::BadRecord)?;
             if core::str::from_utf8(s).is_err() {
                 return bad;
             }
@@ -462,14 +488,21 @@ impl<'a> Index<'a> {
         let (mut next_move, mut next_setup) = (0u64, 0u64);
         for g in 0..self.games.len {
             let row = self.games.row(g).ok_or(FormatError::BadRecord)?;
-            let (ms, mc) = (le_u32(row, game_row::MOVE_START) as u64, le_u32(row, game_row::MOVE_COUNT) as u64);
-            let (ss, sc) = (le_u32(row, game_row::SETUP_START) as u64, le_u32(row, game_row::SETUP_COUNT) as u64);
+            let (ms, mc) = (
+                le_u32(row, game_row::MOVE_START) as u64,
+                le_u32(row, game_row::MOVE_COUNT) as u64,
+            );
+            let (ss, sc) = (
+                le_u32(row, game_row::SETUP_START) as u64,
+                le_u32(row, game_row::SETUP_COUNT) as u64,
+            );
             if ms != next_move || ss != next_setup {
                 return bad;
             }
             next_move = ms + mc;
             next_setup = ss + sc;
-            let size = Size::new(row[game_row::WIDTH], row[game_row::HEIGHT]).ok_or(FormatError::BadRecord)?;
+            let size = Size::new(row[game_row::WIDTH], row[game_row::HEIGHT])
+                .ok_or(FormatError::BadRecord)?;
             if !self.header.has_size(size) {
                 return bad;
             }
@@ -487,7 +520,8 @@ impl<'a> Index<'a> {
             for i in ss..ss + sc {
                 let v = self.setup.at(i as usize);
                 let before = field(v, 0, 16);
-                let p = Point::from_index19(field(v, 16, 9) as u16).ok_or(FormatError::BadRecord)?;
+                let p =
+                    Point::from_index19(field(v, 16, 9) as u16).ok_or(FormatError::BadRecord)?;
                 if before < prev_before || before > mc || !size.contains(p) {
                     return bad;
                 }
@@ -500,7 +534,9 @@ impl<'a> Index<'a> {
         // Occurrences: plies within the moves, sorted remainders within each bucket, each
         // bucket range within the table.
         let n_occ = self.occ.len();
-        if n_occ as u64 != self.header.occurrences || self.buckets.len() != (1usize << self.header.bucket_bits) + 1 {
+        if n_occ as u64 != self.header.occurrences
+            || self.buckets.len() != (1usize << self.header.bucket_bits) + 1
+        {
             return bad;
         }
         if self.buckets.at(0) != 0 || self.buckets.at(self.buckets.len() - 1) != n_occ as u64 {
@@ -577,7 +613,10 @@ impl<'a> Index<'a> {
     }
 
     fn string(&self, id: u32) -> &'a str {
-        let (a, b) = (self.string_index.at(id as usize), self.string_index.at(id as usize + 1));
+        let (a, b) = (
+            self.string_index.at(id as usize),
+            self.string_index.at(id as usize + 1),
+        );
         self.strings
             .get(a as usize..b as usize)
             .and_then(|s| core::str::from_utf8(s).ok())
@@ -643,8 +682,15 @@ impl<'a> Index<'a> {
     /// The move with global number `ply`.
     fn global_move(&self, ply: usize) -> (Color, Move) {
         let v = self.moves.at(ply);
-        let color = if field(v, 9, 1) == 1 { Color::White } else { Color::Black };
-        (color, Move::from_code(field(v, 0, 9) as u16).unwrap_or(Move::Pass))
+        let color = if field(v, 9, 1) == 1 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        (
+            color,
+            Move::from_code(field(v, 0, 9) as u16).unwrap_or(Move::Pass),
+        )
     }
 
     /// The game holding global move number `ply`.
@@ -654,7 +700,11 @@ impl<'a> Index<'a> {
         let mut hi = self.games.len;
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            let start = self.games.row(mid).map(|r| le_u32(r, game_row::MOVE_START) as u64).unwrap_or(u64::MAX);
+            let start = self
+                .games
+                .row(mid)
+                .map(|r| le_u32(r, game_row::MOVE_START) as u64)
+                .unwrap_or(u64::MAX);
             if start <= ply {
                 lo = mid + 1;
             } else {
@@ -773,7 +823,13 @@ impl<'a> Index<'a> {
             let (mut lo, mut hi) = (0usize, self.shared.len);
             while lo < hi {
                 let mid = lo + (hi - lo) / 2;
-                if self.shared.row(mid).map(|r| le_u64(r, 0)).unwrap_or(u64::MAX) < fp {
+                if self
+                    .shared
+                    .row(mid)
+                    .map(|r| le_u64(r, 0))
+                    .unwrap_or(u64::MAX)
+                    < fp
+                {
                     lo = mid + 1;
                 } else {
                     hi = mid;
@@ -800,7 +856,10 @@ impl<'a> Index<'a> {
         // Every position: the occurrence buckets.
         let lay = self.layout();
         let (bucket, rem) = split_fingerprint(fp, self.header.bucket_bits as u32, lay.rem_bits);
-        let (bs, be) = (self.buckets.at(bucket as usize) as usize, self.buckets.at(bucket as usize + 1) as usize);
+        let (bs, be) = (
+            self.buckets.at(bucket as usize) as usize,
+            self.buckets.at(bucket as usize + 1) as usize,
+        );
         let mut i = self.occ.partition_point(bs, be, |v| lay.rem(v) < rem);
         while i < be {
             let v = self.occ.at(i);
@@ -826,7 +885,12 @@ impl<'a> Index<'a> {
 
     /// Adds the next moves of a found position to `out`; `swap` for a position found as
     /// the colour-swapped query.
-    pub fn add_next_moves<const N: usize>(&self, found: &Found, swap: bool, out: &mut NextMoves<N>) -> Result<(), SearchError> {
+    pub fn add_next_moves<const N: usize>(
+        &self,
+        found: &Found,
+        swap: bool,
+        out: &mut NextMoves<N>,
+    ) -> Result<(), SearchError> {
         let to_query = found.to_canonical.inverse();
         if let Some(row) = found.shared.and_then(|r| self.shared.row(r)) {
             let (ns, nc) = (le_u32(row, 16) as usize, le_u32(row, 20) as usize);
@@ -834,7 +898,11 @@ impl<'a> Index<'a> {
             for i in ns..ns + nc {
                 let v = self.next.at(i);
                 let s = StoredMove {
-                    color: if field(v, 9, 1) == 1 { Color::White } else { Color::Black },
+                    color: if field(v, 9, 1) == 1 {
+                        Color::White
+                    } else {
+                        Color::Black
+                    },
                     mv: Move::from_code(field(v, 0, 9) as u16).unwrap_or(Move::Pass),
                     count: field(v, 10, cb) as u32,
                     black_wins: field(v, 10 + cb, cb) as u32,
@@ -871,7 +939,11 @@ impl<'a> Index<'a> {
     /// Next-move statistics for `query`: found in any orientation, moves mapped back and
     /// merged by the position's symmetry; with `swap`, the colour-swapped position's moves
     /// are added with colours exchanged.
-    pub fn next_moves<const N: usize>(&self, query: &Board, swap: bool) -> Result<NextMoves<N>, SearchError> {
+    pub fn next_moves<const N: usize>(
+        &self,
+        query: &Board,
+        swap: bool,
+    ) -> Result<NextMoves<N>, SearchError> {
         let mut out = NextMoves::new(query.size(), query.symmetries());
         if let Some(found) = self.find(query) {
             self.add_next_moves(&found, false, &mut out)?;

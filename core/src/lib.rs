@@ -28,6 +28,7 @@ pub mod index;
 pub mod notation;
 pub mod point;
 pub mod pointset;
+pub mod query;
 pub mod replay;
 pub mod search;
 pub mod transform;

@@ -76,7 +76,9 @@ pub fn position_from_cells(size: Size, cells: &[u8]) -> Result<Board, QueryError
             _ => return Err(QueryError::BadRequest),
         };
         let p = Point::new((i % w) as u8, (i / w) as u8);
-        board.set_stone(p, stone).map_err(|_| QueryError::BadRequest)?;
+        board
+            .set_stone(p, stone)
+            .map_err(|_| QueryError::BadRequest)?;
     }
     Ok(board)
 }

@@ -137,7 +137,12 @@ impl<const N: usize> NextMoves<N> {
 
     /// Adds a stored move. `to_query` maps the stored (canonical) orientation onto the
     /// query's; `swap` exchanges the colours (a move found for the colour-swapped position).
-    pub fn add(&mut self, s: StoredMove, to_query: Transform, swap: bool) -> Result<(), SearchError> {
+    pub fn add(
+        &mut self,
+        s: StoredMove,
+        to_query: Transform,
+        swap: bool,
+    ) -> Result<(), SearchError> {
         let mv = match s.mv {
             Move::Pass => Move::Pass,
             Move::Play(p) => match to_query.apply(p, self.size) {
@@ -152,7 +157,11 @@ impl<const N: usize> NextMoves<N> {
             (s.color, s.black_wins, s.white_wins)
         };
         self.total += s.count as u64;
-        if let Some(c) = self.classes.iter_mut().find(|c| c.color == color && c.mv == mv) {
+        if let Some(c) = self
+            .classes
+            .iter_mut()
+            .find(|c| c.color == color && c.mv == mv)
+        {
             c.count = c.count.saturating_add(s.count);
             c.black_wins = c.black_wins.saturating_add(bw);
             c.white_wins = c.white_wins.saturating_add(ww);
@@ -231,9 +240,12 @@ mod tests {
             black_wins: n,
             white_wins: 0,
         };
-        nm.add(sm("fq", Color::Black, 2), Transform::IDENTITY, false).unwrap();
-        nm.add(sm("fc", Color::Black, 1), Transform::IDENTITY, false).unwrap();
-        nm.add(sm("pj", Color::Black, 2), Transform::IDENTITY, false).unwrap();
+        nm.add(sm("fq", Color::Black, 2), Transform::IDENTITY, false)
+            .unwrap();
+        nm.add(sm("fc", Color::Black, 1), Transform::IDENTITY, false)
+            .unwrap();
+        nm.add(sm("pj", Color::Black, 2), Transform::IDENTITY, false)
+            .unwrap();
         nm.add(
             StoredMove {
                 color: Color::Black,
@@ -246,7 +258,8 @@ mod tests {
             false,
         )
         .unwrap();
-        nm.add(sm("cn", Color::White, 3), Transform::ALL[1], true).unwrap();
+        nm.add(sm("cn", Color::White, 3), Transform::ALL[1], true)
+            .unwrap();
         nm.finish();
         let c = nm.classes();
         assert_eq!(nm.total(), 10);
@@ -254,7 +267,10 @@ mod tests {
         assert_eq!((c[0].color, c[0].count), (Color::Black, 3)); // fq + fc merged
         assert_eq!(nm.equivalent(&c[0]).len(), 2);
         // Swapped: a white move becomes black, transform 1 maps cn (2,13) to (16,13).
-        assert_eq!((c[1].mv, c[1].count, c[1].white_wins), (Move::Play(pt("qf")), 3, 3));
+        assert_eq!(
+            (c[1].mv, c[1].count, c[1].white_wins),
+            (Move::Play(pt("qf")), 3, 3)
+        );
         assert_eq!(c[2].mv, Move::Play(pt("pj")));
         assert_eq!(c[3].mv, Move::Pass);
     }

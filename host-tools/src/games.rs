@@ -80,14 +80,18 @@ pub fn list(index: &Index<'_>, board: &Board, filter: &GameFilter) -> GameList {
         games: Vec::new(),
         matching: 0,
     };
-    let Some(found) = index.find(board) else { return out };
+    let Some(found) = index.find(board) else {
+        return out;
+    };
     let mut last_game = None;
     for occ in index.occurrences(&found) {
         if last_game == Some(occ.game) {
             continue;
         }
         last_game = Some(occ.game);
-        let Some(g) = index.game(occ.game) else { continue };
+        let Some(g) = index.game(occ.game) else {
+            continue;
+        };
         if !filter.accepts(&g) {
             continue;
         }
@@ -152,7 +156,9 @@ pub fn list_text(index: &Index<'_>, list: &GameList) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "{} games", list.matching);
     for o in &list.games {
-        let Some(g) = index.game(o.game) else { continue };
+        let Some(g) = index.game(o.game) else {
+            continue;
+        };
         let _ = writeln!(
             s,
             "{:>6}  {:<10}  {} {} - {} {}  {}  move {}  {}",

@@ -20,7 +20,11 @@ fn sizes(mask: &[u32; 19]) -> String {
 }
 
 fn section(s: &mut String, name: &str, sec: &Section) {
-    let _ = writeln!(s, "  {name:<16} {:>10} records x {:>3} bits = {:>10} bytes", sec.count, sec.width_bits, sec.len);
+    let _ = writeln!(
+        s,
+        "  {name:<16} {:>10} records x {:>3} bits = {:>10} bytes",
+        sec.count, sec.width_bits, sec.len
+    );
 }
 
 /// Describes an index or a book after validating it completely.
@@ -30,11 +34,18 @@ pub fn describe(bytes: &[u8]) -> Result<String> {
         let book = Book::open(bytes).map_err(|e| anyhow!("not a valid book: {e}"))?;
         let h = book.header();
         let _ = writeln!(s, "kifudex book (microcontroller), {} bytes", bytes.len());
-        let _ = writeln!(s, "  games {}, positions {}, next moves {}", h.games, h.positions, h.next_moves);
+        let _ = writeln!(
+            s,
+            "  games {}, positions {}, next moves {}",
+            h.games, h.positions, h.next_moves
+        );
         let _ = writeln!(
             s,
             "  max moves {}, min count {}, max next {}, sizes {}",
-            h.max_moves, h.min_count, h.max_next, sizes(&h.sizes)
+            h.max_moves,
+            h.min_count,
+            h.max_next,
+            sizes(&h.sizes)
         );
         let _ = writeln!(
             s,
@@ -51,9 +62,27 @@ pub fn describe(bytes: &[u8]) -> Result<String> {
     }
     let index = Index::open(bytes).map_err(|e| anyhow!("not a valid index: {e}"))?;
     let h = index.header();
-    let _ = writeln!(s, "kifudex index, {} bytes ({:.0} bytes per game)", bytes.len(), bytes.len() as f64 / h.games.max(1) as f64);
-    let _ = writeln!(s, "  games {}, occurrences {}, positions {}", h.games, h.occurrences, h.positions);
-    let _ = writeln!(s, "  max moves {}, sizes {}", if h.max_moves == 0 { "all".to_string() } else { h.max_moves.to_string() }, sizes(&h.sizes));
+    let _ = writeln!(
+        s,
+        "kifudex index, {} bytes ({:.0} bytes per game)",
+        bytes.len(),
+        bytes.len() as f64 / h.games.max(1) as f64
+    );
+    let _ = writeln!(
+        s,
+        "  games {}, occurrences {}, positions {}",
+        h.games, h.occurrences, h.positions
+    );
+    let _ = writeln!(
+        s,
+        "  max moves {}, sizes {}",
+        if h.max_moves == 0 {
+            "all".to_string()
+        } else {
+            h.max_moves.to_string()
+        },
+        sizes(&h.sizes)
+    );
     section(&mut s, "games", &h.games_section);
     section(&mut s, "string index", &h.string_index);
     section(&mut s, "strings", &h.strings);

@@ -4,5 +4,18 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod build;
+pub mod games;
+pub mod info;
 pub mod input;
+pub mod present;
 pub mod sgf;
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+
+/// Reads an index or book file into memory.
+pub fn open_index_file(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
+}

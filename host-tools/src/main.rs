@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 use kifudex::build::{self, BuildOptions, Profile};
 use kifudex::games::GameFilter;
-use kifudex::{present, open_index_file};
+use kifudex::{open_index_file, present};
 use kifudex_core::index::Index;
 use kifudex_core::query::{position_after, QueryError};
 use kifudex_core::search::NextMoves;
@@ -120,7 +120,9 @@ fn query(args: &PositionArgs) -> Result<std::result::Result<kifudex_core::Board,
     let size = Size::square(args.size).context("board size must be 1 to 19")?;
     match position_after(&args.moves, size) {
         Ok((board, _)) => Ok(Ok(board)),
-        Err(e @ (QueryError::IllegalMove(_) | QueryError::BadRequest | QueryError::UnsupportedSize)) => {
+        Err(
+            e @ (QueryError::IllegalMove(_) | QueryError::BadRequest | QueryError::UnsupportedSize),
+        ) => {
             eprintln!("kifudex: --moves {:?}: {e}", args.moves);
             Ok(Err(ExitCode::from(2)))
         }
@@ -131,7 +133,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Build(a) => {
             if let Some(t) = a.threads {
-                rayon::ThreadPoolBuilder::new().num_threads(t).build_global().ok();
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(t)
+                    .build_global()
+                    .ok();
             }
             let opts = BuildOptions {
                 max_moves: a.max_moves,
@@ -149,12 +154,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Search(a) => {
             let bytes = open_index_file(&a.position.index)?;
-            let index = Index::open(&bytes).map_err(|e| anyhow::anyhow!("{}: not a valid index: {e}", a.position.index.display()))?;
+            let index = Index::open(&bytes).map_err(|e| {
+                anyhow::anyhow!("{}: not a valid index: {e}", a.position.index.display())
+            })?;
             let board = match query(&a.position)? {
                 Ok(b) => b,
                 Err(code) => return Ok(code),
             };
-            let next: NextMoves = index.next_moves(&board, a.swap).map_err(|e| anyhow::anyhow!("{e:?}"))?;
+            let next: NextMoves = index
+                .next_moves(&board, a.swap)
+                .map_err(|e| anyhow::anyhow!("{e:?}"))?;
             if a.json {
                 println!("{}", present::search_json(&board, &next));
             } else {
@@ -165,7 +174,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Games(a) => {
             let bytes = open_index_file(&a.position.index)?;
-            let index = Index::open(&bytes).map_err(|e| anyhow::anyhow!("{}: not a valid index: {e}", a.position.index.display()))?;
+            let index = Index::open(&bytes).map_err(|e| {
+                anyhow::anyhow!("{}: not a valid index: {e}", a.position.index.display())
+            })?;
             let board = match query(&a.position)? {
                 Ok(b) => b,
                 Err(code) => return Ok(code),
@@ -180,7 +191,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Info { index } => {
             let bytes = open_index_file(&index)?;
-            print!("{}", kifudex::info::describe(&bytes).with_context(|| format!("{}", index.display()))?);
+            print!(
+                "{}",
+                kifudex::info::describe(&bytes).with_context(|| format!("{}", index.display()))?
+            );
             Ok(ExitCode::SUCCESS)
         }
     }

@@ -16,7 +16,11 @@ pub fn search_json<const N: usize>(board: &Board, next: &NextMoves<N>) -> Value 
         .classes()
         .iter()
         .map(|c| {
-            let eq: Vec<String> = next.equivalent(c).iter().map(|m| Sgf(*m).to_string()).collect();
+            let eq: Vec<String> = next
+                .equivalent(c)
+                .iter()
+                .map(|m| Sgf(*m).to_string())
+                .collect();
             json!({
                 "move": Sgf(c.mv).to_string(),
                 "color": color_letter(c.color),
@@ -74,13 +78,19 @@ pub fn board_text(board: &Board, classes: &[Class], marks: usize) -> String {
     let (w, h) = (size.width(), size.height());
     let letters: Vec<char> = (0..w.max(h)).map(|i| (b'A' + i) as char).collect();
     let mut s = String::new();
-    let header: String = letters[..w as usize].iter().map(|c| format!("{c} ")).collect();
+    let header: String = letters[..w as usize]
+        .iter()
+        .map(|c| format!("{c} "))
+        .collect();
     let _ = writeln!(s, "   {header}");
     for y in 0..h {
         let _ = write!(s, " {} ", letters[y as usize]);
         for x in 0..w {
             let p = Point::new(x, y);
-            let mark = classes.iter().take(marks).position(|c| c.mv == Move::Play(p));
+            let mark = classes
+                .iter()
+                .take(marks)
+                .position(|c| c.mv == Move::Play(p));
             let ch = match (board.get(p), mark) {
                 (Stone::Black, _) => 'X',
                 (Stone::White, _) => 'O',
@@ -110,7 +120,11 @@ pub fn table_text<const N: usize>(next: &NextMoves<N>, marks: usize, limit: usiz
     }
     let _ = writeln!(s, "      move  col   count   share  B wins  W wins");
     for (i, c) in next.classes().iter().take(limit).enumerate() {
-        let letter = if i < marks && c.mv != Move::Pass { mark_letter(i) } else { ' ' };
+        let letter = if i < marks && c.mv != Move::Pass {
+            mark_letter(i)
+        } else {
+            ' '
+        };
         let pct = |n: u32| 100.0 * n as f64 / c.count.max(1) as f64;
         let _ = writeln!(
             s,

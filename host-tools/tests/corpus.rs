@@ -68,7 +68,8 @@ fn count(folder: &str) -> Counts {
             if let Some(n) = simple_moves(&s.bytes) {
                 c.simple_checked += 1;
                 if n != p.games[0].move_count() {
-                    c.simple_mismatch.push(format!("{} {n} {}", s.path, p.games[0].move_count()));
+                    c.simple_mismatch
+                        .push(format!("{} {n} {}", s.path, p.games[0].move_count()));
                 }
             }
         }

@@ -27,7 +27,11 @@ impl BitWriter {
 
     /// Appends a record (its bits above `width` must be zero).
     pub fn push(&mut self, v: u64) {
-        debug_assert!(self.width == 64 || v >> self.width == 0, "value {v} wider than {} bits", self.width);
+        debug_assert!(
+            self.width == 64 || v >> self.width == 0,
+            "value {v} wider than {} bits",
+            self.width
+        );
         self.acc |= (v as u128) << self.acc_bits;
         self.acc_bits += self.width;
         while self.acc_bits >= 8 {
@@ -63,7 +67,7 @@ impl Body {
 
     /// Adds fixed-width byte rows (`width_bytes` each) as a section.
     pub fn rows(&mut self, bytes: &[u8], width_bytes: usize) -> Section {
-        let count = if width_bytes == 0 { 0 } else { (bytes.len() / width_bytes) as u64 };
+        let count = bytes.len().checked_div(width_bytes).unwrap_or(0) as u64;
         let mut padded = bytes.to_vec();
         padded.extend_from_slice(&[0u8; 8]);
         self.raw(&padded, width_bytes as u32 * 8, count)
@@ -101,7 +105,9 @@ mod tests {
     fn packed_matches_the_core_reader() {
         for width in [1u32, 7, 10, 13, 32, 33, 57, 64] {
             let mut w = BitWriter::new(width);
-            let vals: Vec<u64> = (0..50u64).map(|i| (i * 0x9e37_79b9_7f4a_7c15) >> (64 - width)).collect();
+            let vals: Vec<u64> = (0..50u64)
+                .map(|i| (i * 0x9e37_79b9_7f4a_7c15) >> (64 - width))
+                .collect();
             for &v in &vals {
                 w.push(v);
             }

@@ -26,10 +26,14 @@ pub fn encode(c: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> R
             let g = c.game_of_ply(o.ply);
             let game = &c.games[g];
             let code = game.moves[(o.ply - c.move_starts[g]) as usize];
-            *agg.entry(canonical_code(code, o.orient, game.record.size)).or_default() += 1;
+            *agg.entry(canonical_code(code, o.orient, game.record.size))
+                .or_default() += 1;
             size = Some(game.record.size);
         }
-        let mut moves: Vec<(u16, u32)> = agg.into_iter().filter(|&(_, n)| n >= opts.min_count).collect();
+        let mut moves: Vec<(u16, u32)> = agg
+            .into_iter()
+            .filter(|&(_, n)| n >= opts.min_count)
+            .collect();
         // Most played first; ties by colour then point, as the search orders them.
         moves.sort_by(|a, b| {
             b.1.cmp(&a.1)
@@ -68,7 +72,10 @@ pub fn encode(c: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> R
             })
             .collect();
         split.sort_unstable();
-        if split.windows(2).all(|w| (w[0].0, w[0].1) != (w[1].0, w[1].1)) {
+        if split
+            .windows(2)
+            .all(|w| (w[0].0, w[0].1) != (w[1].0, w[1].1))
+        {
             chosen = Some((rotate, split));
             break;
         }
@@ -76,7 +83,11 @@ pub fn encode(c: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> R
     let Some((rotate, order)) = chosen else {
         bail!("could not find a fingerprint rotation without collisions");
     };
-    let max_count = positions.iter().flat_map(|p| p.1.iter().map(|m| m.1)).max().unwrap_or(1) as u64;
+    let max_count = positions
+        .iter()
+        .flat_map(|p| p.1.iter().map(|m| m.1))
+        .max()
+        .unwrap_or(1) as u64;
     let count_bits = bits_for(max_count);
     let n_next: u64 = positions.iter().map(|p| p.1.len() as u64).sum();
     let buckets = (1usize << bucket_bits) + 1;

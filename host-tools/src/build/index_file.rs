@@ -4,7 +4,9 @@ use std::collections::HashMap;
 
 use anyhow::{Context, Result};
 use kifudex_core::format::{bits_for, Kind};
-use kifudex_core::index::{game_row, next_record_bits, split_fingerprint, IndexHeader, GAME_BYTES, MOVE_BITS, SETUP_BITS};
+use kifudex_core::index::{
+    game_row, next_record_bits, split_fingerprint, IndexHeader, GAME_BYTES, MOVE_BITS, SETUP_BITS,
+};
 use kifudex_core::{Color, Move, Transform};
 
 use super::bits::{BitWriter, Body};
@@ -50,9 +52,16 @@ fn margin_code(m: Margin) -> (u8, i32) {
     }
 }
 
-fn game_row(g: &ReplayedGame, move_start: u32, setup_start: u32, strings: &mut Strings) -> [u8; GAME_BYTES] {
+fn game_row(
+    g: &ReplayedGame,
+    move_start: u32,
+    setup_start: u32,
+    strings: &mut Strings,
+) -> [u8; GAME_BYTES] {
     let mut row = [0u8; GAME_BYTES];
-    let put = |row: &mut [u8; GAME_BYTES], at: usize, v: u32| row[at..at + 4].copy_from_slice(&v.to_le_bytes());
+    let put = |row: &mut [u8; GAME_BYTES], at: usize, v: u32| {
+        row[at..at + 4].copy_from_slice(&v.to_le_bytes())
+    };
     let info = &g.record.info;
     put(&mut row, game_row::MOVE_START, move_start);
     put(&mut row, game_row::MOVE_COUNT, g.moves.len() as u32);
@@ -76,7 +85,11 @@ fn game_row(g: &ReplayedGame, move_start: u32, setup_start: u32, strings: &mut S
     };
     row[game_row::RESULT] = winner | margin << 2;
     put(&mut row, game_row::MARGIN, tenths as u32);
-    put(&mut row, game_row::KOMI, info.komi.unwrap_or(i32::MIN) as u32);
+    put(
+        &mut row,
+        game_row::KOMI,
+        info.komi.unwrap_or(i32::MIN) as u32,
+    );
     let result_raw = info.result.as_ref().map(|r| r.raw.as_str());
     let texts = [
         info.black.as_deref(),
@@ -147,7 +160,8 @@ pub fn encode(c: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> R
     header.setup = body.packed(setup);
 
     // Occurrences and buckets.
-    let total_moves = c.move_starts.last().copied().unwrap_or(0) as u64 + c.games.last().map_or(0, |g| g.moves.len() as u64);
+    let total_moves = c.move_starts.last().copied().unwrap_or(0) as u64
+        + c.games.last().map_or(0, |g| g.moves.len() as u64);
     let ply_bits = bits_for(total_moves.max(1));
     let bucket_bits = bits_for(c.occs.len() as u64).saturating_sub(4).clamp(1, 24);
     let width = (ply_bits + 4 + 6).div_ceil(8) * 8;
@@ -165,7 +179,12 @@ pub fn encode(c: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> R
         }
         let (bucket, rem) = split_fingerprint(o.hi, bucket_bits, rem_bits);
         bucket_counts[bucket as usize + 1] += 1;
-        occ.push(o.ply as u64 | (o.orient as u64) << ply_bits | (start as u64) << (ply_bits + 3) | rem << (ply_bits + 4));
+        occ.push(
+            o.ply as u64
+                | (o.orient as u64) << ply_bits
+                | (start as u64) << (ply_bits + 3)
+                | rem << (ply_bits + 4),
+        );
     }
     for b in 1..bucket_counts.len() {
         bucket_counts[b] += bucket_counts[b - 1];
@@ -211,7 +230,12 @@ pub fn encode(c: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> R
     header.count_bits = cb as u8;
     let mut nw = BitWriter::new(nbits);
     for (code, [n, b, w]) in &next {
-        nw.push(*code as u64 | (*n as u64) << 10 | (*b as u64) << (10 + cb) | (*w as u64) << (10 + 2 * cb));
+        nw.push(
+            *code as u64
+                | (*n as u64) << 10
+                | (*b as u64) << (10 + cb)
+                | (*w as u64) << (10 + 2 * cb),
+        );
     }
     header.shared = body.rows(&shared_rows, 24);
     header.next = body.packed(nw);
@@ -226,7 +250,9 @@ pub fn canonical_code(code: u16, orient: u8, size: kifudex_core::Size) -> u16 {
     let mv = Move::from_code(code & 0x1ff).unwrap_or(Move::Pass);
     let mapped = match mv {
         Move::Pass => Move::Pass,
-        Move::Play(p) => Transform::ALL[orient as usize & 7].apply(p, size).map_or(Move::Pass, Move::Play),
+        Move::Play(p) => Transform::ALL[orient as usize & 7]
+            .apply(p, size)
+            .map_or(Move::Pass, Move::Play),
     };
     mapped.code() | color_bit
 }

@@ -99,8 +99,14 @@ pub struct BuildReport {
 }
 
 impl BuildReport {
-    fn bump(map: &mut BTreeMap<String, (usize, String)>, key: &str, example: impl FnOnce() -> String) {
-        map.entry(key.to_string()).or_insert_with(|| (0, example())).0 += 1;
+    fn bump(
+        map: &mut BTreeMap<String, (usize, String)>,
+        key: &str,
+        example: impl FnOnce() -> String,
+    ) {
+        map.entry(key.to_string())
+            .or_insert_with(|| (0, example()))
+            .0 += 1;
     }
 
     /// Games per second, end to end.
@@ -128,7 +134,11 @@ impl BuildReport {
             let _ = writeln!(s, "  main line ended early ({k}): {n}, e.g. {ex}");
         }
         if !self.warnings.is_empty() {
-            let w: Vec<String> = self.warnings.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            let w: Vec<String> = self
+                .warnings
+                .iter()
+                .map(|(k, n)| format!("{k} {n}"))
+                .collect();
             let _ = writeln!(s, "  recovered defects: {}", w.join(", "));
         }
         let _ = writeln!(s, "occurrences:       {}", self.occurrences);
@@ -179,31 +189,54 @@ pub struct Collected {
 impl Collected {
     /// The game holding global move `ply`.
     pub fn game_of_ply(&self, ply: u32) -> usize {
-        self.move_starts.partition_point(|&s| s <= ply).saturating_sub(1)
+        self.move_starts
+            .partition_point(|&s| s <= ply)
+            .saturating_sub(1)
     }
 }
 
+/// What one file yields: its games, warning kinds, and rejections (kind, description).
+type FileResult = (Vec<ReplayedGame>, Vec<String>, Vec<(String, String)>);
+
 /// Reads, parses and replays every game under `paths`, then sorts the occurrences and
 /// checks them for key collisions.
-pub fn collect(paths: &[PathBuf], opts: &BuildOptions, report: &mut BuildReport) -> Result<Collected> {
+pub fn collect(
+    paths: &[PathBuf],
+    opts: &BuildOptions,
+    report: &mut BuildReport,
+) -> Result<Collected> {
     let (sources, skipped) = input::collect_sources(paths);
     for s in &skipped {
-        BuildReport::bump(&mut report.skipped_inputs, s.reason.name(), || s.to_string());
+        BuildReport::bump(&mut report.skipped_inputs, s.reason.name(), || {
+            s.to_string()
+        });
     }
     report.files = sources.len();
     let max_moves = opts.max_moves.unwrap_or(u32::MAX);
     let bar = progress_bar(opts.progress, sources.len() as u64);
-    let per_file: Vec<(Vec<ReplayedGame>, Vec<String>, Vec<(String, String)>)> = sources
+    let per_file: Vec<FileResult> = sources
         .into_par_iter()
         .map(|src: Source| {
             let parsed = src.parse();
             drop(src);
-            let games: Vec<ReplayedGame> = parsed.games.iter().map(|g| replay::replay(g, max_moves)).collect();
-            let mut warnings: Vec<String> = parsed.warnings.iter().map(|w| w.kind.name().to_string()).collect();
+            let games: Vec<ReplayedGame> = parsed
+                .games
+                .iter()
+                .map(|g| replay::replay(g, max_moves))
+                .collect();
+            let mut warnings: Vec<String> = parsed
+                .warnings
+                .iter()
+                .map(|w| w.kind.name().to_string())
+                .collect();
             for g in &parsed.games {
                 warnings.extend(g.warnings.iter().map(|w| w.kind.name().to_string()));
             }
-            let rejected = parsed.rejected.iter().map(|e| (e.kind.name().to_string(), e.to_string())).collect();
+            let rejected = parsed
+                .rejected
+                .iter()
+                .map(|e| (e.kind.name().to_string(), e.to_string()))
+                .collect();
             if let Some(b) = &bar {
                 b.inc(1);
             }
@@ -282,7 +315,9 @@ pub fn collect(paths: &[PathBuf], opts: &BuildOptions, report: &mut BuildReport)
     report.collisions = collisions;
     report.verified_positions = compared;
     if collisions > 0 {
-        bail!("{collisions} position keys stand for two different positions; refusing to merge them");
+        bail!(
+            "{collisions} position keys stand for two different positions; refusing to merge them"
+        );
     }
     Ok(collected)
 }
@@ -313,10 +348,13 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let mut tmp = tempfile::NamedTempFile::new_in(&dir).with_context(|| format!("cannot create a file in {}", dir.display()))?;
-    tmp.write_all(bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    let mut tmp = tempfile::NamedTempFile::new_in(&dir)
+        .with_context(|| format!("cannot create a file in {}", dir.display()))?;
+    tmp.write_all(bytes)
+        .with_context(|| format!("cannot write {}", path.display()))?;
     tmp.as_file().sync_all().ok();
-    tmp.persist(path).with_context(|| format!("cannot write {}", path.display()))?;
+    tmp.persist(path)
+        .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())
 }
 
@@ -326,7 +364,9 @@ fn progress_bar(enabled: bool, len: u64) -> Option<indicatif::ProgressBar> {
         return None;
     }
     let bar = indicatif::ProgressBar::new(len);
-    if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} reading {pos}/{len} files [{bar:40}] {per_sec} {eta}") {
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{spinner} reading {pos}/{len} files [{bar:40}] {per_sec} {eta}",
+    ) {
         bar.set_style(style.progress_chars("=> "));
     }
     Some(bar)

@@ -118,7 +118,15 @@ pub fn date_key(year: Option<u16>, date: Option<&str>) -> u32 {
                 .filter(|s| !s.is_empty())
                 .take(2)
                 .collect();
-            let num = |i: usize| rest.get(i).and_then(|s| if s.len() <= 2 { s.parse::<u32>().ok() } else { None });
+            let num = |i: usize| {
+                rest.get(i).and_then(|s| {
+                    if s.len() <= 2 {
+                        s.parse::<u32>().ok()
+                    } else {
+                        None
+                    }
+                })
+            };
             if let Some(m) = num(0).filter(|m| (1..=12).contains(m)) {
                 key += m * 100;
                 if let Some(dd) = num(1).filter(|d| (1..=31).contains(d)) {

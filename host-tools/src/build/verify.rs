@@ -64,7 +64,11 @@ pub fn replay_stored(game: &ReplayedGame, stops: &[u32], mut at: impl FnMut(&Boa
         if i as u32 >= last {
             return;
         }
-        let color = if code >> 9 & 1 == 1 { Color::White } else { Color::Black };
+        let color = if code >> 9 & 1 == 1 {
+            Color::White
+        } else {
+            Color::Black
+        };
         let mv = Move::from_code(code & 0x1ff).unwrap_or(Move::Pass);
         let _ = board.play(color, mv);
     }

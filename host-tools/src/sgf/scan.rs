@@ -118,8 +118,7 @@ fn trim(v: &[u8]) -> &[u8] {
 #[inline]
 fn value_end(b: &[u8], mut i: usize) -> Option<usize> {
     // Fast path: the two-letter move / point values that make up most of a file.
-    if i + 2 < b.len() && b[i + 2] == b']' && b[i] != b'\\' && b[i + 1] != b'\\' && b[i] != b']'
-    {
+    if i + 2 < b.len() && b[i + 2] == b']' && b[i] != b'\\' && b[i + 1] != b'\\' && b[i] != b']' {
         if b[i + 1] == b']' {
             return Some(i + 1);
         }
@@ -172,8 +171,7 @@ impl Tree {
     fn end_node(&mut self) {
         if self.node_reorder {
             // Setup before the move (stable).
-            self.events[self.node_first..]
-                .sort_by_key(|(e, _)| matches!(e, Event::Move { .. }));
+            self.events[self.node_first..].sort_by_key(|(e, _)| matches!(e, Event::Move { .. }));
         }
         self.node_reorder = false;
     }
@@ -318,7 +316,16 @@ pub(super) fn parse(b: &[u8], utf16: bool, sink: &mut Sink<'_>) {
             tree.warn(start, WarningKind::MissingOpenParen);
         }
         let end = parse_tree(b, start, missing_paren, &mut tree);
-        finish_tree(b, start, end, tree_index, utf16 || utf8_bom, utf16, &mut tree, sink);
+        finish_tree(
+            b,
+            start,
+            end,
+            tree_index,
+            utf16 || utf8_bom,
+            utf16,
+            &mut tree,
+            sink,
+        );
         tree_index += 1;
         i = end;
     }
@@ -538,10 +545,12 @@ fn finish_tree(
         &b[start..end],
         utf8_hint,
         utf16,
-        |k| t.warnings.push(Warning {
-            byte_offset: start,
-            kind: k,
-        }),
+        |k| {
+            t.warnings.push(Warning {
+                byte_offset: start,
+                kind: k,
+            })
+        },
     );
     let dec = |slot: usize| raw(slot).and_then(|v| text::decode_simple(v, enc));
     let date = dec(I_DT);
