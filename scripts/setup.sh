@@ -17,6 +17,8 @@ for c in clippy rustfmt; do
   rustup component list --installed | grep -q "^$c" || rustup component add "$c"
 done
 
+# The i686 tests run through the cross loader /usr/i686-linux-gnu/lib/ld-linux.so.2 (qemu-i386
+# hangs). Do not install gcc-multilib: it conflicts with and removes the cross compilers.
 need_cmds=(qemu-system-arm qemu-s390x s390x-linux-gnu-gcc i686-linux-gnu-gcc)
 need_pkgs=(qemu-system-arm qemu-user gcc-s390x-linux-gnu libc6-dev-s390x-cross gcc-i686-linux-gnu libc6-dev-i386-cross)
 lack=0

@@ -127,7 +127,8 @@ for i in "${!STEP_NAMES[@]}"; do
 done
 total=$(($(date +%s) - START_ALL))
 if [ ${#FAILED[@]} -gt 0 ]; then
-  echo "test.sh: FAIL (${#FAILED[@]} of ${#STEP_NAMES[@]} steps failed: $(IFS=';'; echo "${FAILED[*]}"); ${total}s)"
+  failed_list=$(printf '%s, ' "${FAILED[@]}")
+  echo "test.sh: FAIL (${#FAILED[@]} of ${#STEP_NAMES[@]} steps failed: ${failed_list%, }; ${total}s)"
   exit 1
 fi
 echo "test.sh: PASS (${#STEP_NAMES[@]} steps; ${total}s)"
