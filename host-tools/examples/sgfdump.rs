@@ -12,7 +12,11 @@ fn main() {
             println!(
                 "{}{} #{} @{} {}x{} {} moves={} events={} info={:?} warnings={:?}",
                 g.source.path,
-                g.source.member.as_deref().map(|m| format!(":{m}")).unwrap_or_default(),
+                g.source
+                    .member
+                    .as_deref()
+                    .map(|m| format!(":{m}"))
+                    .unwrap_or_default(),
                 g.source.tree_index,
                 g.byte_offset,
                 g.size.width(),

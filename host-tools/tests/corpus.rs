@@ -73,15 +73,19 @@ fn count(folder: &str) -> Counts {
             }
         }
         let truncated_value = p.games.iter().any(|g| {
-            g.warnings
-                .iter()
-                .any(|w| matches!(w.kind, WarningKind::UnclosedValue | WarningKind::SeveralMovesInNode))
+            g.warnings.iter().any(|w| {
+                matches!(
+                    w.kind,
+                    WarningKind::UnclosedValue | WarningKind::SeveralMovesInNode
+                )
+            })
         });
         if p.games.len() == 1 && !truncated_value {
             if let Some(n) = simple_moves(&s.bytes) {
                 c.simple_checked += 1;
                 if n != p.games[0].move_count() {
-                    c.simple_mismatch.push(format!("{} {n} {}", s.path, p.games[0].move_count()));
+                    c.simple_mismatch
+                        .push(format!("{} {n} {}", s.path, p.games[0].move_count()));
                 }
             }
         }
@@ -91,7 +95,9 @@ fn count(folder: &str) -> Counts {
 }
 
 /// (folder, source files, games, rejected games by reason).
-const EXPECTED: &[(&str, usize, usize, &[(&str, usize)])] = &[
+type Expected = (&'static str, usize, usize, &'static [(&'static str, usize)]);
+
+const EXPECTED: &[Expected] = &[
     // 10,348 files, one tree each: the 19 missing `(` and 4 truncated files (the 23 a strict parser
     // rejects) are recovered, with warnings.
     ("fox_pro", 10_348, 10_348, &[]),
@@ -116,11 +122,38 @@ fn every_folder() {
         let c = count(folder);
         if folder != "tricky" {
             // tricky holds UTF-16 and FF[1] files the simple scan cannot read.
-            assert!(c.simple_mismatch.is_empty(), "{folder}: {:?}", c.simple_mismatch);
+            assert!(
+                c.simple_mismatch.is_empty(),
+                "{folder}: {:?}",
+                c.simple_mismatch
+            );
         }
         assert_eq!((c.files, c.games), (files, games), "{folder}");
         let want: BTreeMap<&str, usize> = rejected.iter().copied().collect();
         assert_eq!(c.rejected, want, "{folder}");
     }
     println!("whole corpus read in {:?}", t.elapsed());
+}
+
+/// Parse throughput on fox_pro, single thread, files already in memory.
+#[test]
+fn throughput_fox_pro() {
+    let (sources, _) = collect_sources(&[corpus().join("fox_pro")]);
+    let bytes: usize = sources.iter().map(|s| s.bytes.len()).sum();
+    let mut best = f64::MAX;
+    let mut games = 0;
+    for _ in 0..3 {
+        let t = std::time::Instant::now();
+        games = sources.iter().map(|s| s.parse().games.len()).sum::<usize>();
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    println!(
+        "fox_pro parse: {} files, {games} games, {:.1} MB in {:.3} s: {:.0} MB/s, {:.0} games/s (single thread)",
+        sources.len(),
+        bytes as f64 / 1e6,
+        best,
+        bytes as f64 / 1e6 / best,
+        games as f64 / best
+    );
+    assert_eq!(games, 10_348);
 }

@@ -118,8 +118,7 @@ fn trim(v: &[u8]) -> &[u8] {
 #[inline]
 fn value_end(b: &[u8], mut i: usize) -> Option<usize> {
     // Fast path: the two-letter move / point values that make up most of a file.
-    if i + 2 < b.len() && b[i + 2] == b']' && b[i] != b'\\' && b[i + 1] != b'\\' && b[i] != b']'
-    {
+    if i + 2 < b.len() && b[i + 2] == b']' && b[i] != b'\\' && b[i + 1] != b'\\' && b[i] != b']' {
         if b[i + 1] == b']' {
             return Some(i + 1);
         }
@@ -215,8 +214,7 @@ impl Tree {
     fn end_node(&mut self) {
         if self.node_reorder {
             // Setup before the move (stable).
-            self.events[self.node_first..]
-                .sort_by_key(|(e, _)| matches!(e, Event::Move { .. }));
+            self.events[self.node_first..].sort_by_key(|(e, _)| matches!(e, Event::Move { .. }));
         }
         self.node_reorder = false;
     }
