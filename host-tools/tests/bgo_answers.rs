@@ -7,16 +7,25 @@ use std::process::Command;
 use serde_json::Value;
 
 fn shared(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared").join(rel)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared")
+        .join(rel)
 }
 
 fn kifudex(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_kifudex")).args(args).output().expect("run kifudex")
+    Command::new(env!("CARGO_BIN_EXE_kifudex"))
+        .args(args)
+        .output()
+        .expect("run kifudex")
 }
 
 fn search(index: &str, moves: &str) -> Value {
     let out = kifudex(&["search", "--index", index, "--moves", moves, "--json"]);
-    assert!(out.status.success(), "search {moves}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "search {moves}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).expect("search prints JSON")
 }
 
@@ -27,7 +36,12 @@ fn classes(v: &Value) -> Vec<(String, String, u64, Vec<String>)> {
         .expect("next")
         .iter()
         .map(|c| {
-            let eq = c["equivalent"].as_array().unwrap().iter().map(|p| p.as_str().unwrap().to_string()).collect();
+            let eq = c["equivalent"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p.as_str().unwrap().to_string())
+                .collect();
             (
                 c["color"].as_str().unwrap().to_string(),
                 c["move"].as_str().unwrap().to_string(),
@@ -48,8 +62,20 @@ fn bgo_answers_on_its_test_archive() {
     let index = dir.path().join("bgo.kdx");
     let index = index.to_str().unwrap();
     let tgz = shared("corpus/bgo_testsgf/TestSGF.tgz");
-    let out = kifudex(&["build", tgz.to_str().unwrap(), "-o", index, "--max-moves", "30", "--quiet"]);
-    assert!(out.status.success(), "build: {}", String::from_utf8_lossy(&out.stderr));
+    let out = kifudex(&[
+        "build",
+        tgz.to_str().unwrap(),
+        "-o",
+        index,
+        "--max-moves",
+        "30",
+        "--quiet",
+    ]);
+    assert!(
+        out.status.success(),
+        "build: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 
     // Empty board: pd-class 210, qd-class 74, qe-class 2; total 286.
     let v = search(index, "");
@@ -58,9 +84,24 @@ fn bgo_answers_on_its_test_archive() {
     assert_eq!(
         classes(&v),
         vec![
-            ("B".into(), "pd".into(), 210, strs(&["dd", "pd", "dp", "pp"])),
-            ("B".into(), "qd".into(), 74, strs(&["dc", "pc", "cd", "qd", "cp", "qp", "dq", "pq"])),
-            ("B".into(), "qe".into(), 2, strs(&["ec", "oc", "ce", "qe", "co", "qo", "eq", "oq"])),
+            (
+                "B".into(),
+                "pd".into(),
+                210,
+                strs(&["dd", "pd", "dp", "pp"])
+            ),
+            (
+                "B".into(),
+                "qd".into(),
+                74,
+                strs(&["dc", "pc", "cd", "qd", "cp", "qp", "dq", "pq"])
+            ),
+            (
+                "B".into(),
+                "qe".into(),
+                2,
+                strs(&["ec", "oc", "ce", "qe", "co", "qo", "eq", "oq"])
+            ),
         ]
     );
 
@@ -70,7 +111,16 @@ fn bgo_answers_on_its_test_archive() {
     assert_eq!(v["hash"], 959678554);
     assert_eq!(
         v["hashes"],
-        serde_json::json!([959678554i64, -2119680312i64, -587714549i64, -2189167643i64, 297926669i64, -518227218i64, 1098653216i64, 158952007i64])
+        serde_json::json!([
+            959678554i64,
+            -2119680312i64,
+            -587714549i64,
+            -2189167643i64,
+            297926669i64,
+            -518227218i64,
+            1098653216i64,
+            158952007i64
+        ])
     );
     assert_eq!(
         classes(&v),
@@ -92,7 +142,10 @@ fn bgo_answers_on_its_test_archive() {
     // pd dp pp dd fq: W cn 3.
     let v = search(index, "pd,dp,pp,dd,fq");
     assert_eq!(v["total"], 3);
-    assert_eq!(classes(&v), vec![("W".into(), "cn".into(), 3, strs(&["cn"]))]);
+    assert_eq!(
+        classes(&v),
+        vec![("W".into(), "cn".into(), 3, strs(&["cn"]))]
+    );
 }
 
 #[test]
@@ -101,7 +154,11 @@ fn illegal_moves_exit_2() {
     let index = dir.path().join("bgo.kdx");
     let index = index.to_str().unwrap();
     let tgz = shared("corpus/bgo_testsgf/TestSGF.tgz");
-    assert!(kifudex(&["build", tgz.to_str().unwrap(), "-o", index, "--quiet"]).status.success());
+    assert!(
+        kifudex(&["build", tgz.to_str().unwrap(), "-o", index, "--quiet"])
+            .status
+            .success()
+    );
     for bad in ["pd,pd", "zz", "pd,,dp", "pd,xyz"] {
         let out = kifudex(&["search", "--index", index, "--moves", bad, "--json"]);
         assert_eq!(out.status.code(), Some(2), "--moves {bad}");

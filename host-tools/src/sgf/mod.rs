@@ -189,6 +189,8 @@ pub enum WarningKind {
     BrokenUtf8,
     /// No usable `CA[]` and text not UTF-8: the charset was guessed (chardetng).
     CharsetGuessed,
+    /// `CA[]` names a legacy charset but the text is valid UTF-8: read as UTF-8.
+    CharsetMismatch,
 }
 
 impl WarningKind {
@@ -216,6 +218,7 @@ impl WarningKind {
             WarningKind::UnknownCharset => "unknown-charset",
             WarningKind::BrokenUtf8 => "broken-utf8",
             WarningKind::CharsetGuessed => "charset-guessed",
+            WarningKind::CharsetMismatch => "charset-mismatch",
         }
     }
 }

@@ -134,6 +134,49 @@ fn value_end(b: &[u8], mut i: usize) -> Option<usize> {
     }
 }
 
+/// Lead bytes of double-byte charsets whose trail bytes include `\\` and `]`.
+type LeadFn = fn(u8) -> bool;
+
+fn sjis_lead(c: u8) -> bool {
+    matches!(c, 0x81..=0x9F | 0xE0..=0xFC)
+}
+
+fn cjk_lead(c: u8) -> bool {
+    matches!(c, 0x81..=0xFE)
+}
+
+/// The lead-byte test for charsets whose trail bytes can be `\\` or `]` (Shift_JIS, GBK,
+/// GB18030, Big5).
+pub(super) fn double_byte_lead(enc: &'static encoding_rs::Encoding) -> Option<LeadFn> {
+    if enc == encoding_rs::SHIFT_JIS {
+        Some(sjis_lead)
+    } else if enc == encoding_rs::GBK || enc == encoding_rs::GB18030 || enc == encoding_rs::BIG5 {
+        Some(cjk_lead)
+    } else {
+        None
+    }
+}
+
+/// [`value_end`] for a double-byte charset: a lead byte takes the next byte with it.
+fn value_end_mb(b: &[u8], mut i: usize, lead: LeadFn) -> Option<usize> {
+    while i < b.len() {
+        let c = b[i];
+        if c == b']' {
+            return Some(i);
+        }
+        i += if c == b'\\' || lead(c) { 2 } else { 1 };
+    }
+    None
+}
+
+#[inline]
+fn vend(b: &[u8], i: usize, mb: Option<LeadFn>) -> Option<usize> {
+    match mb {
+        None => value_end(b, i),
+        Some(l) => value_end_mb(b, i, l),
+    }
+}
+
 /// Scratch state for one tree; reused across the trees of a file.
 #[derive(Default)]
 struct Tree {
@@ -308,31 +351,44 @@ pub(super) fn parse(b: &[u8], utf16: bool, sink: &mut Sink<'_>) {
             }
             return;
         };
-        tree.reset();
-        if b[i..start].iter().any(|&c| !is_ws(c)) {
-            tree.warn(i, WarningKind::JunkBeforeTree);
+        let begin = |tree: &mut Tree| {
+            tree.reset();
+            if b[i..start].iter().any(|&c| !is_ws(c)) {
+                tree.warn(i, WarningKind::JunkBeforeTree);
+            }
+            if missing_paren {
+                tree.warn(start, WarningKind::MissingOpenParen);
+            }
+        };
+        begin(&mut tree);
+        let mut end = parse_tree(b, start, missing_paren, None, &mut tree);
+        let mut enc = tree_encoding(b, start, end, &tree, utf16 || utf8_bom, utf16);
+        // A double-byte charset whose trail bytes may be `\` or `]`: scan again, pairing bytes.
+        if let Some(lead) = double_byte_lead(enc.0) {
+            let body = &b[start..end];
+            if memchr::memchr_iter(b'\\', body).any(|k| k > 0 && lead(body[k - 1])) {
+                begin(&mut tree);
+                end = parse_tree(b, start, missing_paren, Some(lead), &mut tree);
+                enc = tree_encoding(b, start, end, &tree, utf16 || utf8_bom, utf16);
+            }
         }
-        if missing_paren {
-            tree.warn(start, WarningKind::MissingOpenParen);
+        for k in enc.1 {
+            tree.warn(start, k);
         }
-        let end = parse_tree(b, start, missing_paren, &mut tree);
-        finish_tree(
-            b,
-            start,
-            end,
-            tree_index,
-            utf16 || utf8_bom,
-            utf16,
-            &mut tree,
-            sink,
-        );
+        finish_tree(b, start, tree_index, enc.0, &mut tree, sink);
         tree_index += 1;
         i = end;
     }
 }
 
 /// Walks one tree from `start`; returns the index just past it.
-fn parse_tree(b: &[u8], start: usize, missing_paren: bool, t: &mut Tree) -> usize {
+fn parse_tree(
+    b: &[u8],
+    start: usize,
+    missing_paren: bool,
+    mb: Option<LeadFn>,
+    t: &mut Tree,
+) -> usize {
     let n = b.len();
     let mut i = if missing_paren { start } else { start + 1 };
     let mut depth: u32 = 1;
@@ -366,7 +422,7 @@ fn parse_tree(b: &[u8], start: usize, missing_paren: bool, t: &mut Tree) -> usiz
             }
             b'[' => {
                 t.warn(i, WarningKind::BadPropertyIdent);
-                match value_end(b, i + 1) {
+                match vend(b, i + 1, mb) {
                     Some(e) => i = e + 1,
                     None => {
                         t.end_node();
@@ -412,7 +468,7 @@ fn parse_tree(b: &[u8], start: usize, missing_paren: bool, t: &mut Tree) -> usiz
                     k = 0;
                 }
                 while i < n && b[i] == b'[' {
-                    let Some(e) = value_end(b, i + 1) else {
+                    let Some(e) = vend(b, i + 1, mb) else {
                         t.end_node();
                         t.warn(i, WarningKind::UnclosedValue);
                         return n;
@@ -445,7 +501,7 @@ fn parse_tree(b: &[u8], start: usize, missing_paren: bool, t: &mut Tree) -> usiz
         match b[i] {
             b'(' => depth += 1,
             b')' => depth -= 1,
-            _ => match value_end(b, i + 1) {
+            _ => match vend(b, i + 1, mb) {
                 Some(e) => i = e,
                 None => {
                     t.warn(i, WarningKind::UnclosedValue);
@@ -491,14 +547,33 @@ fn human_move(v: &[u8], size: Size) -> Option<MoveRef> {
     Some(MoveRef::Play(Point::new(x, size.height() - row)))
 }
 
-#[allow(clippy::too_many_arguments)]
-fn finish_tree(
+/// The tree's charset and the warnings that choice raised.
+fn tree_encoding(
     b: &[u8],
     start: usize,
     end: usize,
-    tree_index: usize,
+    t: &Tree,
     utf8_hint: bool,
     utf16: bool,
+) -> (&'static encoding_rs::Encoding, Vec<WarningKind>) {
+    let raw = |slot: usize| t.slots[slot].map(|(s, e)| &b[s..e]);
+    let mut warns = Vec::new();
+    let enc = text::choose_encoding(
+        raw(I_CA),
+        TEXT_SLOTS.iter().filter_map(|&s| raw(s)),
+        &b[start..end],
+        utf8_hint,
+        utf16,
+        |k| warns.push(k),
+    );
+    (enc, warns)
+}
+
+fn finish_tree(
+    b: &[u8],
+    start: usize,
+    tree_index: usize,
+    enc: &'static encoding_rs::Encoding,
     t: &mut Tree,
     sink: &mut Sink<'_>,
 ) {
@@ -538,20 +613,6 @@ fn finish_tree(
         },
     };
 
-    // Charset, then the kept text.
-    let enc = text::choose_encoding(
-        raw(I_CA),
-        TEXT_SLOTS.iter().filter_map(|&s| raw(s)),
-        &b[start..end],
-        utf8_hint,
-        utf16,
-        |k| {
-            t.warnings.push(Warning {
-                byte_offset: start,
-                kind: k,
-            })
-        },
-    );
     let dec = |slot: usize| raw(slot).and_then(|v| text::decode_simple(v, enc));
     let date = dec(I_DT);
     let mut info = GameInfo {

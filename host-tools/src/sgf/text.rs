@@ -71,24 +71,35 @@ pub(super) fn encoding_for_label(raw: &[u8]) -> Option<&'static Encoding> {
     Encoding::for_label(name)
 }
 
-/// Counts (well-formed multi-byte UTF-8 sequences, malformed sequences).
-fn utf8_score(mut s: &[u8]) -> (usize, usize) {
+/// Counts (well-formed multi-byte UTF-8 sequences, malformed bytes), where a `?` may stand for
+/// any continuation byte: Fox wrote UTF-8 with bytes replaced by `?` (`E6 3F 8E`).
+fn utf8_score(b: &[u8]) -> (usize, usize) {
     let (mut good, mut bad) = (0, 0);
-    loop {
-        match std::str::from_utf8(s) {
-            Ok(v) => {
-                good += v.bytes().filter(|&c| c >= 0xC0).count();
-                return (good, bad);
-            }
-            Err(e) => {
-                let (v, rest) = s.split_at(e.valid_up_to());
-                good += v.iter().filter(|&&c| c >= 0xC0).count();
-                bad += 1;
-                let skip = e.error_len().unwrap_or(rest.len()).max(1);
-                s = rest.get(skip..).unwrap_or(&[]);
-            }
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c < 0x80 {
+            i += 1;
+            continue;
+        }
+        let len = match c {
+            0xC2..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF4 => 4,
+            _ => 0,
+        };
+        if len > 0
+            && b.get(i + 1..i + len)
+                .is_some_and(|t| t.iter().all(|&x| (0x80..0xC0).contains(&x) || x == b'?'))
+        {
+            good += 1;
+            i += len;
+        } else {
+            bad += 1;
+            i += 1;
         }
     }
+    (good, bad)
 }
 
 /// The charset of a tree: `CA[]` when it names one; else UTF-8 when the kept text is valid UTF-8
@@ -112,6 +123,17 @@ pub(super) fn choose_encoding<'a>(
             // A file's own UTF-16 is transcoded beforehand; a CA[UTF-16] in a byte file is
             // honoured per value (mixed-encoding files).
             Some(e) if e == UTF_8 => declared_utf8 = true,
+            // A declared legacy charset, but the text is non-ASCII valid UTF-8: the file was
+            // converted to UTF-8 and the CA left as it was.
+            Some(e)
+                if e != UTF_16LE
+                    && e != UTF_16BE
+                    && texts.clone().any(|t| !t.is_ascii())
+                    && texts.clone().all(|t| std::str::from_utf8(t).is_ok()) =>
+            {
+                warn(WarningKind::CharsetMismatch);
+                return UTF_8;
+            }
             Some(e) => return e,
             None => warn(WarningKind::UnknownCharset),
         }
