@@ -110,6 +110,48 @@ fn extension(name: &str) -> String {
     }
 }
 
+/// Lists the files under `paths` (folders walked recursively, entries sorted by file name at
+/// every level), without reading them; [`read_input`] reads one. Together they give the same
+/// sources, in the same order, as [`collect_sources`], but let the caller read and parse
+/// files in parallel without holding every file in memory.
+pub fn list_inputs<P: AsRef<Path>>(paths: &[P]) -> (Vec<std::path::PathBuf>, Vec<Skipped>) {
+    let mut files = Vec::new();
+    let mut skipped = Vec::new();
+    for p in paths {
+        let p = p.as_ref();
+        if p.is_dir() {
+            for entry in walkdir::WalkDir::new(p)
+                .follow_links(true)
+                .sort_by_file_name()
+            {
+                match entry {
+                    Ok(e) if e.file_type().is_dir() => {}
+                    Ok(e) => files.push(e.into_path()),
+                    Err(err) => skipped.push(Skipped {
+                        path: err
+                            .path()
+                            .map_or_else(|| p.display().to_string(), |q| q.display().to_string()),
+                        member: None,
+                        reason: SkipReason::Io(err.to_string()),
+                    }),
+                }
+            }
+        } else {
+            files.push(p.to_path_buf());
+        }
+    }
+    (files, skipped)
+}
+
+/// Reads one listed file: an SGF file gives one source, an archive its SGF members; other
+/// files, unreadable files and broken members are skipped.
+pub fn read_input(path: &Path) -> (Vec<Source>, Vec<Skipped>) {
+    let mut sources = Vec::new();
+    let mut skipped = Vec::new();
+    add_file(path, &mut sources, &mut skipped);
+    (sources, skipped)
+}
+
 /// Reads every SGF source under `paths`, in order: each path as given; folders walked
 /// recursively, entries sorted by file name at every level; archive members in archive order.
 /// Files that are not SGF or archives, unreadable files and broken archive members are listed

@@ -63,6 +63,9 @@ struct BuildArgs {
     /// No progress bar and no summary.
     #[arg(short, long)]
     quiet: bool,
+    /// Also print the time and memory of each phase.
+    #[arg(long)]
+    timings: bool,
 }
 
 #[derive(Args, Debug)]
@@ -149,6 +152,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let report = build::build(&a.paths, &a.output, &opts)?;
             if !a.quiet {
                 eprintln!("{}", report.summary());
+            }
+            if a.timings {
+                eprint!("{}", report.phases_text());
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 
-use crate::input::{self, Source};
+use crate::input::{self, Skipped, Source};
 use replay::ReplayedGame;
 
 /// What kind of file to build.
@@ -96,9 +96,28 @@ pub struct BuildReport {
     pub bytes: u64,
     /// Wall time.
     pub elapsed: Duration,
+    /// Wall time and resident memory (bytes, where the OS tells) at the end of each phase.
+    pub phases: Vec<(&'static str, Duration, Option<u64>)>,
 }
 
 impl BuildReport {
+    fn phase(&mut self, name: &'static str, t0: Instant) {
+        self.phases.push((name, t0.elapsed(), resident_bytes()));
+    }
+
+    /// The phases as one line each.
+    pub fn phases_text(&self) -> String {
+        self.phases
+            .iter()
+            .map(|(n, t, rss)| {
+                let mem = rss.map_or(String::new(), |b| {
+                    format!(", {:.0} MB resident", b as f64 / 1e6)
+                });
+                format!("  {n:<10} {:>8.3} s{mem}\n", t.as_secs_f64())
+            })
+            .collect()
+    }
+
     fn bump(
         map: &mut BTreeMap<String, (usize, String)>,
         key: &str,
@@ -195,8 +214,48 @@ impl Collected {
     }
 }
 
-/// What one file yields: its games, warning kinds, and rejections (kind, description).
-type FileResult = (Vec<ReplayedGame>, Vec<String>, Vec<(String, String)>);
+/// What one input yields: its games, warning kinds, rejections (kind, description) and
+/// skipped members.
+type FileResult = (
+    Vec<ReplayedGame>,
+    Vec<&'static str>,
+    Vec<(String, String)>,
+    Vec<Skipped>,
+);
+
+/// Something to read games from.
+pub enum Input {
+    /// A file (SGF or archive) to read.
+    File(PathBuf),
+    /// Sources already in memory (e.g. the bundled sample).
+    Sources(Vec<Source>),
+}
+
+fn read_one(input: Input, max_moves: u32) -> FileResult {
+    let (sources, skipped) = match input {
+        Input::File(p) => input::read_input(&p),
+        Input::Sources(s) => (s, Vec::new()),
+    };
+    let mut games = Vec::new();
+    let mut warnings = Vec::new();
+    let mut rejected = Vec::new();
+    for src in sources {
+        let parsed = src.parse();
+        drop(src);
+        warnings.extend(parsed.warnings.iter().map(|w| w.kind.name()));
+        rejected.extend(
+            parsed
+                .rejected
+                .iter()
+                .map(|e| (e.kind.name().to_string(), e.to_string())),
+        );
+        for g in parsed.games {
+            warnings.extend(g.warnings.iter().map(|w| w.kind.name()));
+            games.push(replay::replay(g, max_moves));
+        }
+    }
+    (games, warnings, rejected, skipped)
+}
 
 /// Reads, parses and replays every game under `paths`, then sorts the occurrences and
 /// checks them for key collisions.
@@ -205,51 +264,54 @@ pub fn collect(
     opts: &BuildOptions,
     report: &mut BuildReport,
 ) -> Result<Collected> {
-    let (sources, skipped) = input::collect_sources(paths);
+    let (files, skipped) = input::list_inputs(paths);
+    collect_inputs(
+        files.into_iter().map(Input::File).collect(),
+        skipped,
+        opts,
+        report,
+    )
+}
+
+/// [`collect`] over listed inputs.
+pub fn collect_inputs(
+    inputs: Vec<Input>,
+    skipped: Vec<Skipped>,
+    opts: &BuildOptions,
+    report: &mut BuildReport,
+) -> Result<Collected> {
+    let t0 = Instant::now();
     for s in &skipped {
         BuildReport::bump(&mut report.skipped_inputs, s.reason.name(), || {
             s.to_string()
         });
     }
-    report.files = sources.len();
     let max_moves = opts.max_moves.unwrap_or(u32::MAX);
-    let bar = progress_bar(opts.progress, sources.len() as u64);
-    let per_file: Vec<FileResult> = sources
+    let bar = progress_bar(opts.progress, inputs.len() as u64);
+    let per_file: Vec<FileResult> = inputs
         .into_par_iter()
-        .map(|src: Source| {
-            let parsed = src.parse();
-            drop(src);
-            let games: Vec<ReplayedGame> = parsed
-                .games
-                .iter()
-                .map(|g| replay::replay(g, max_moves))
-                .collect();
-            let mut warnings: Vec<String> = parsed
-                .warnings
-                .iter()
-                .map(|w| w.kind.name().to_string())
-                .collect();
-            for g in &parsed.games {
-                warnings.extend(g.warnings.iter().map(|w| w.kind.name().to_string()));
-            }
-            let rejected = parsed
-                .rejected
-                .iter()
-                .map(|e| (e.kind.name().to_string(), e.to_string()))
-                .collect();
+        .map(|inp| {
+            let r = read_one(inp, max_moves);
             if let Some(b) = &bar {
                 b.inc(1);
             }
-            (games, warnings, rejected)
+            r
         })
         .collect();
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    report.phase("parse", t0);
     let mut games = Vec::new();
-    for (g, w, r) in per_file {
+    for (g, w, r, sk) in per_file {
+        report.files += 1;
+        for s in sk {
+            BuildReport::bump(&mut report.skipped_inputs, s.reason.name(), || {
+                s.to_string()
+            });
+        }
         for k in w {
-            *report.warnings.entry(k).or_default() += 1;
+            *report.warnings.entry(k.to_string()).or_default() += 1;
         }
         for (k, ex) in r {
             BuildReport::bump(&mut report.rejected, &k, || ex);
@@ -285,17 +347,14 @@ pub fn collect(
     }
     let mut occs: Vec<Occ> = Vec::with_capacity(games.iter().map(|g| g.keys.len()).sum());
     for (g, &start) in games.iter_mut().zip(&move_starts) {
-        for (i, &(k, orient)) in g.keys.iter().enumerate() {
-            occs.push(Occ {
-                hi: (k >> 64) as u64,
-                lo: k as u64,
-                ply: start + i as u32,
-                orient,
-            });
-        }
-        g.keys = Vec::new();
+        occs.extend(std::mem::take(&mut g.keys).into_iter().map(|o| Occ {
+            ply: o.ply + start,
+            ..o
+        }));
     }
+    report.phase("gather", t0);
     occs.par_sort_unstable();
+    report.phase("sort", t0);
     let mut groups: Vec<u32> = Vec::new();
     for (i, o) in occs.iter().enumerate() {
         if i == 0 || (o.hi, o.lo) != (occs[i - 1].hi, occs[i - 1].lo) {
@@ -312,6 +371,7 @@ pub fn collect(
         groups,
     };
     let (collisions, compared) = verify::count_collisions(&collected);
+    report.phase("verify", t0);
     report.collisions = collisions;
     report.verified_positions = compared;
     if collisions > 0 {
@@ -334,7 +394,9 @@ pub fn build(paths: &[PathBuf], out: &Path, opts: &BuildOptions) -> Result<Build
         Profile::Desktop => index_file::encode(&collected, opts, &mut report)?,
         Profile::Mcu => book_file::encode(&collected, opts, &mut report)?,
     };
+    report.phase("encode", t0);
     write_atomically(out, &bytes)?;
+    report.phase("write", t0);
     report.bytes = bytes.len() as u64;
     report.elapsed = t0.elapsed();
     Ok(report)
@@ -356,6 +418,13 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     tmp.persist(path)
         .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())
+}
+
+/// Resident memory of this process (Linux), or `None`.
+fn resident_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096)
 }
 
 fn progress_bar(enabled: bool, len: u64) -> Option<indicatif::ProgressBar> {

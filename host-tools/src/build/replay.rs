@@ -5,6 +5,7 @@
 use kifudex_core::board::{Board, Rules};
 use kifudex_core::{Color, Move, Stone};
 
+use super::Occ;
 use crate::sgf::{Event, GameRecord, MoveRef};
 
 /// One game after replay.
@@ -18,8 +19,9 @@ pub struct ReplayedGame {
     pub moves: Vec<u16>,
     /// Setup stones: (moves before it, point code, stone 0 empty / 1 black / 2 white).
     pub setup: Vec<(u16, u16, u8)>,
-    /// The canonical key and orientation of the position before each indexed move.
-    pub keys: Vec<(u128, u8)>,
+    /// The canonical key and orientation of the position before each indexed move, with
+    /// its move number within the game as `ply`.
+    pub keys: Vec<Occ>,
     /// Why the main line ended early, with an example description (file and move).
     pub truncated: Option<(String, String)>,
 }
@@ -33,7 +35,7 @@ pub fn move_code(color: Color, mv: Move) -> u16 {
 pub const MAX_GAME_MOVES: usize = u16::MAX as usize;
 
 /// Replays `record`'s main line, keying the positions before its first `max_moves` moves.
-pub fn replay(record: &GameRecord, max_moves: u32) -> ReplayedGame {
+pub fn replay(mut record: GameRecord, max_moves: u32) -> ReplayedGame {
     let size = record.size;
     let mut board = Board::with_rules(size, Rules::RECORD);
     let mut moves: Vec<u16> = Vec::with_capacity(record.events.len());
@@ -78,13 +80,18 @@ pub fn replay(record: &GameRecord, max_moves: u32) -> ReplayedGame {
                         break;
                     }
                 };
-                let before = board.keys().canonical(size);
+                let (key, orient) = board.keys().canonical(size);
                 if let Err(e) = board.play(color, m) {
                     truncated = Some((format!("{e:?}").to_lowercase(), here(n)));
                     break;
                 }
                 if (moves.len() as u64) < max_moves as u64 {
-                    keys.push((before.0 .0, before.1.index() as u8));
+                    keys.push(Occ {
+                        hi: (key.0 >> 64) as u64,
+                        lo: key.0 as u64,
+                        ply: moves.len() as u32,
+                        orient: orient.index() as u8,
+                    });
                 }
                 moves.push(move_code(color, m));
             }
@@ -92,7 +99,6 @@ pub fn replay(record: &GameRecord, max_moves: u32) -> ReplayedGame {
     }
     let info = &record.info;
     let date_key = date_key(info.year, info.date.as_deref());
-    let mut record = record.clone();
     record.events = Vec::new();
     record.warnings = Vec::new();
     ReplayedGame {
