@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 
-use crate::input::{self, Source};
+use crate::input::{self, Skipped, Source};
 use replay::ReplayedGame;
 
 /// What kind of file to build.
@@ -206,7 +206,18 @@ pub fn collect(
     report: &mut BuildReport,
 ) -> Result<Collected> {
     let (sources, skipped) = input::collect_sources(paths);
-    for s in &skipped {
+    collect_sources(sources, &skipped, opts, report)
+}
+
+/// [`collect`] for inputs already in memory (for example an embedded archive read with
+/// [`input::collect_archive`]); `skipped` are the inputs that could not be read.
+pub fn collect_sources(
+    sources: Vec<Source>,
+    skipped: &[Skipped],
+    opts: &BuildOptions,
+    report: &mut BuildReport,
+) -> Result<Collected> {
+    for s in skipped {
         BuildReport::bump(&mut report.skipped_inputs, s.reason.name(), || {
             s.to_string()
         });
@@ -327,17 +338,37 @@ pub fn build(paths: &[PathBuf], out: &Path, opts: &BuildOptions) -> Result<Build
     let t0 = Instant::now();
     let mut report = BuildReport::default();
     let collected = collect(paths, opts, &mut report)?;
-    if report.games_indexed == 0 {
-        bail!("no game with a legal move was found in the inputs");
-    }
-    let bytes = match opts.profile {
-        Profile::Desktop => index_file::encode(&collected, opts, &mut report)?,
-        Profile::Mcu => book_file::encode(&collected, opts, &mut report)?,
-    };
+    let bytes = encode(&collected, opts, &mut report)?;
     write_atomically(out, &bytes)?;
     report.bytes = bytes.len() as u64;
     report.elapsed = t0.elapsed();
     Ok(report)
+}
+
+/// Builds an index or a book from inputs in memory and returns the file's bytes.
+pub fn build_in_memory(
+    sources: Vec<Source>,
+    skipped: &[Skipped],
+    opts: &BuildOptions,
+) -> Result<(Vec<u8>, BuildReport)> {
+    let t0 = Instant::now();
+    let mut report = BuildReport::default();
+    let collected = collect_sources(sources, skipped, opts, &mut report)?;
+    let bytes = encode(&collected, opts, &mut report)?;
+    report.bytes = bytes.len() as u64;
+    report.elapsed = t0.elapsed();
+    Ok((bytes, report))
+}
+
+/// Encodes collected games as the file `opts.profile` asks for.
+fn encode(collected: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> Result<Vec<u8>> {
+    if report.games_indexed == 0 {
+        bail!("no game with a legal move was found in the inputs");
+    }
+    match opts.profile {
+        Profile::Desktop => index_file::encode(collected, opts, report),
+        Profile::Mcu => book_file::encode(collected, opts, report),
+    }
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same folder, renamed into
