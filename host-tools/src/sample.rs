@@ -36,4 +36,52 @@ mod tests {
         let index = Index::open(&bytes).unwrap();
         assert_eq!(index.game_count(), 286);
     }
+
+    /// Next moves counted occurrence by occurrence with a filter that keeps everything
+    /// equal the stored statistics, for popular (precomputed) and rare positions alike.
+    #[test]
+    fn unfiltered_where_equals_next_moves() {
+        use kifudex_core::query::position_after;
+        use kifudex_core::search::NextMoves;
+        use kifudex_core::Size;
+        let bytes = sample_index().unwrap();
+        let index = Index::open(&bytes).unwrap();
+        let size = Size::square(19).unwrap();
+        for moves in [
+            "",
+            "pd",
+            "pd,dp",
+            "pd,dp,pp",
+            "pd,dp,pp,dd",
+            "qd,dd,pq,dp,oc",
+        ] {
+            let (board, _) = position_after(moves, size).unwrap();
+            for swap in [false, true] {
+                let a: NextMoves = index.next_moves(&board, swap).unwrap();
+                let b: NextMoves = index.next_moves_where(&board, swap, |_| true).unwrap();
+                assert_eq!(a.classes(), b.classes(), "{moves} swap {swap}");
+                assert_eq!(a.total(), b.total());
+            }
+        }
+    }
+
+    /// A year filter counts exactly the occurrences from games of those years.
+    #[test]
+    fn year_filter_splits_the_counts() {
+        use kifudex_core::query::position_after;
+        use kifudex_core::search::NextMoves;
+        use kifudex_core::Size;
+        let bytes = sample_index().unwrap();
+        let index = Index::open(&bytes).unwrap();
+        let (board, _) = position_after("", Size::square(19).unwrap()).unwrap();
+        let total = |f: &dyn Fn(u16) -> bool| {
+            let n: NextMoves = index
+                .next_moves_where(&board, false, |g| g.year().is_some_and(f))
+                .unwrap();
+            n.total()
+        };
+        assert_eq!(total(&|y| y == 2011), 1);
+        assert_eq!(total(&|y| y == 2012), 285);
+        assert_eq!(total(&|_| true), 286);
+    }
 }

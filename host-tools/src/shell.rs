@@ -461,8 +461,7 @@ impl<'a> Shell<'a> {
         };
         let next = moves.next();
         let mut s = String::new();
-        let _ = writeln!(
-            s,
+        let header = format!(
             "Game {}: {} {} (B) - {} {} (W), {}, {} {}",
             game.id,
             game.black,
@@ -473,6 +472,7 @@ impl<'a> Shell<'a> {
             games::result_text(&game),
             game.event
         );
+        let _ = writeln!(s, "{}", one_line(&header));
         s.push_str(&present::board_text(&board, &[], 0));
         let _ = write!(s, "Move {} of {}", r.at, r.moves);
         if let Some((c, m)) = last {
@@ -603,4 +603,134 @@ pub fn run(index: &Index<'_>, label: &str) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(shell: &mut Shell<'_>, line: &str) -> String {
+        match shell.execute(line) {
+            Outcome::Print(s) => s,
+            Outcome::Quit => panic!("{line:?} quit"),
+        }
+    }
+
+    #[test]
+    fn notations_reach_the_same_position() {
+        let bytes = crate::sample::sample_index().unwrap();
+        let index = Index::open(&bytes).unwrap();
+        let mut hashes = Vec::new();
+        for line in [
+            "play pd dp pp",
+            "play Q16 D4 Q4",
+            "play PD DP PP",
+            "play pd D4 PP",
+        ] {
+            let mut shell = Shell::new(&index);
+            let out = text(&mut shell, line);
+            assert!(out.contains("Total count: 7"), "{line}: {out}");
+            hashes.push(shell.board().bgo_hashes().0[0]);
+        }
+        assert_eq!(hashes, [959678554; 4]);
+    }
+
+    #[test]
+    fn letters_follow_the_search_and_a_bad_move_changes_nothing() {
+        let bytes = crate::sample::sample_index().unwrap();
+        let index = Index::open(&bytes).unwrap();
+        let mut shell = Shell::new(&index);
+        text(&mut shell, "play pd dp pp a");
+        assert_eq!(shell.board().bgo_hashes().0[0], 731239216);
+        let out = text(&mut shell, "play a pd");
+        assert!(out.starts_with("error: move 2 \"pd\""), "{out}");
+        assert_eq!(out.lines().count(), 1);
+        assert_eq!(shell.board().bgo_hashes().0[0], 731239216);
+        text(&mut shell, "undo 4");
+        assert_eq!(shell.board().bgo_hashes().0[0], 0);
+        assert!(text(&mut shell, "undo").starts_with("error: nothing to undo"));
+        assert_eq!(shell.execute("exit"), Outcome::Quit);
+    }
+
+    #[test]
+    fn every_bad_line_is_one_error_line() {
+        let bytes = crate::sample::sample_index().unwrap();
+        let index = Index::open(&bytes).unwrap();
+        let mut shell = Shell::new(&index);
+        for line in [
+            "bogus",
+            "play",
+            "play zz",
+            "play pd pd",
+            "play q99",
+            "play Z",
+            "play !!",
+            "undo",
+            "undo 0",
+            "undo x",
+            "board x",
+            "search now",
+            "rotations 3",
+            "year 2013 2012",
+            "year x",
+            "year 1 2 3",
+            "marks 0",
+            "marks 99",
+            "games 0",
+            "games 1 2",
+            "replay",
+            "replay 99999",
+            "replay 0 99999",
+            "replay x",
+            "next",
+            "prev",
+            "swap maybe",
+            "\u{1F600} \u{0}",
+        ] {
+            let out = text(&mut shell, line);
+            assert!(out.starts_with("error: "), "{line:?}: {out}");
+            assert_eq!(out.lines().count(), 1, "{line:?}: {out}");
+        }
+        assert_eq!(shell.board().bgo_hashes().0[0], 0);
+    }
+
+    #[test]
+    fn replay_steps_through_a_game() {
+        let bytes = crate::sample::sample_index().unwrap();
+        let index = Index::open(&bytes).unwrap();
+        let mut shell = Shell::new(&index);
+        let out = text(&mut shell, "replay 0 10");
+        assert!(out.contains("Move 10 of "), "{out}");
+        let at10 = index.position(0, 10).unwrap().bgo_hashes().0[0];
+        assert!(out.contains(&at10.to_string()));
+        let out = text(&mut shell, "next 5");
+        assert!(out.contains("Move 15 of "), "{out}");
+        let out = text(&mut shell, "prev 100");
+        assert!(out.contains("Move 0 of "), "{out}");
+        assert!(text(&mut shell, "prev").starts_with("error: "));
+    }
+
+    #[test]
+    fn rotations_show_the_symmetry() {
+        let bytes = crate::sample::sample_index().unwrap();
+        let index = Index::open(&bytes).unwrap();
+        let mut shell = Shell::new(&index);
+        assert!(text(&mut shell, "rotations").contains("8 transforms"));
+        text(&mut shell, "play pd dp pp dd");
+        let out = text(&mut shell, "rotations");
+        // B pd pp, W dp dd: only the flip top-bottom (2) maps it onto itself; bGo's
+        // published hashes (reference/README.md).
+        let hash = |t: &str| {
+            out.lines()
+                .find(|l| l.trim_start().starts_with(t))
+                .and_then(|l| l.split_whitespace().last())
+                .map(str::to_string)
+        };
+        assert_eq!(hash("2 ").as_deref(), Some("731239216"), "{out}");
+        assert_eq!(hash("7 ").as_deref(), Some("-870213878"), "{out}");
+        assert!(
+            out.contains("Symmetry: 2 transforms leave the position unchanged: 0 2"),
+            "{out}"
+        );
+    }
 }
