@@ -22,6 +22,9 @@ use crate::present::{self, color_letter};
 /// Moves the play board can hold (its undo history).
 const HISTORY: usize = 1024;
 
+/// What the reader passes on for a line that is not UTF-8 (one error line, then go on).
+const NOT_UTF8: &str = "\u{1}not-utf8";
+
 /// The most letters a board can show (`a`-`z`, `A`-`Z`).
 const MAX_MARKS: usize = 52;
 
@@ -123,6 +126,7 @@ impl<'a> Shell<'a> {
             return Outcome::Print(String::new());
         };
         let result = match cmd.to_ascii_lowercase().as_str() {
+            NOT_UTF8 => Err("the line is not UTF-8 text".into()),
             "exit" | "quit" => return Outcome::Quit,
             "board" => self.cmd_board(args),
             "play" => self.cmd_play(args),
@@ -577,14 +581,21 @@ pub fn run(index: &Index<'_>, label: &str) -> anyhow::Result<()> {
                 }
                 Err(rustyline::error::ReadlineError::Interrupted) => continue,
                 Err(rustyline::error::ReadlineError::Eof) => break,
+                Err(rustyline::error::ReadlineError::Io(e))
+                    if e.kind() == std::io::ErrorKind::InvalidData =>
+                {
+                    String::from(NOT_UTF8)
+                }
                 Err(e) => return Err(e.into()),
             },
             None => {
                 let mut line = String::new();
-                if stdin.read_line(&mut line)? == 0 {
-                    break;
+                match stdin.read_line(&mut line) {
+                    Ok(0) => break,
+                    Ok(_) => line,
+                    Err(e) if e.kind() == std::io::ErrorKind::InvalidData => String::from(NOT_UTF8),
+                    Err(e) => return Err(e.into()),
                 }
-                line
             }
         };
         match shell.execute(&line) {
