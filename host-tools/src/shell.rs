@@ -33,7 +33,7 @@ const HELP: &[(&str, &str)] = &[
     ("board [reset]", "show the board; `reset` empties it"),
     (
         "play <moves...>",
-        "play moves: SGF points (pd), human coordinates (Q16), bGo letters (PD), pass, or a next-move letter (a) from the search; colours alternate",
+        "play moves: SGF points (pd), human coordinates (Q16), bGo letters (PD), pass, or a next-move letter (a) of the search; colours alternate from the side to move",
     ),
     ("undo [n]", "take back the last move (or n moves)"),
     (
@@ -46,7 +46,7 @@ const HELP: &[(&str, &str)] = &[
     ),
     (
         "year [FROM [TO]] | year off",
-        "count only games from these years (search and games)",
+        "count only games of year FROM (to TO) in search and games; alone: show the filter",
     ),
     ("marks N", "show N next-move letters"),
     (
