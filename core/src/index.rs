@@ -912,12 +912,32 @@ impl<'a> Index<'a> {
             }
             return Ok(());
         }
+        self.add_next_moves_where(found, swap, |_| true, out)
+    }
+
+    /// Adds the next moves of a found position to `out`, counting only the occurrences
+    /// from games that `keep` accepts (for example a year range). Always reads the
+    /// occurrences themselves, so the counts are exact for any filter.
+    pub fn add_next_moves_where<const N: usize>(
+        &self,
+        found: &Found,
+        swap: bool,
+        mut keep: impl FnMut(&Game<'a>) -> bool,
+        out: &mut NextMoves<N>,
+    ) -> Result<(), SearchError> {
+        let to_query = found.to_canonical.inverse();
         let lay = self.layout();
         for i in found.start..found.end {
             let v = self.occ.at(i);
             let ply = lay.ply(v);
+            let Some(game) = self.game(self.game_of_ply(ply)) else {
+                continue;
+            };
+            if !keep(&game) {
+                continue;
+            }
             let (color, mv) = self.global_move(ply as usize);
-            let winner = self.game(self.game_of_ply(ply)).and_then(|g| g.winner);
+            let winner = game.winner;
             let s = StoredMove {
                 color,
                 mv,
@@ -952,6 +972,27 @@ impl<'a> Index<'a> {
             let swapped = swapped_board(query);
             if let Some(found) = self.find(&swapped) {
                 self.add_next_moves(&found, true, &mut out)?;
+            }
+        }
+        out.finish();
+        Ok(out)
+    }
+
+    /// [`Index::next_moves`] counting only the occurrences from games that `keep` accepts.
+    pub fn next_moves_where<const N: usize>(
+        &self,
+        query: &Board,
+        swap: bool,
+        mut keep: impl FnMut(&Game<'a>) -> bool,
+    ) -> Result<NextMoves<N>, SearchError> {
+        let mut out = NextMoves::new(query.size(), query.symmetries());
+        if let Some(found) = self.find(query) {
+            self.add_next_moves_where(&found, false, &mut keep, &mut out)?;
+        }
+        if swap {
+            let swapped = swapped_board(query);
+            if let Some(found) = self.find(&swapped) {
+                self.add_next_moves_where(&found, true, &mut keep, &mut out)?;
             }
         }
         out.finish();

@@ -9,7 +9,9 @@ pub mod games;
 pub mod info;
 pub mod input;
 pub mod present;
+pub mod sample;
 pub mod sgf;
+pub mod shell;
 
 use std::path::Path;
 

@@ -1,6 +1,6 @@
 //! The `kifudex` command: build an index from SGF collections, search it, explore it.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
@@ -29,6 +29,12 @@ enum Command {
     Search(SearchArgs),
     /// The games that reached a position, newest first.
     Games(GamesArgs),
+    /// bGo's interactive shell: play moves, search, filter by year, list and replay games.
+    Shell {
+        /// The index file (default: the bundled sample of 286 professional games, indexed
+        /// in memory).
+        index: Option<PathBuf>,
+    },
     /// What an index holds.
     Info {
         /// The index file.
@@ -70,9 +76,9 @@ struct BuildArgs {
 
 #[derive(Args, Debug)]
 struct PositionArgs {
-    /// The index file.
+    /// The index file (default: the bundled sample, indexed in memory).
     #[arg(long)]
-    index: PathBuf,
+    index: Option<PathBuf>,
     /// Moves from the empty board: comma-separated SGF points or `pass`, Black first.
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     moves: String,
@@ -132,6 +138,21 @@ fn query(args: &PositionArgs) -> Result<std::result::Result<kifudex_core::Board,
     }
 }
 
+/// The index file's bytes, or the bundled sample's index built in memory; and a label.
+fn load_index(path: Option<&Path>) -> Result<(Vec<u8>, String)> {
+    match path {
+        Some(p) => Ok((open_index_file(p)?, p.display().to_string())),
+        None => Ok((
+            kifudex::sample::sample_index()?,
+            format!("the bundled sample ({})", kifudex::sample::SAMPLE_NAME),
+        )),
+    }
+}
+
+fn open<'a>(bytes: &'a [u8], label: &str) -> Result<Index<'a>> {
+    Index::open(bytes).map_err(|e| anyhow::anyhow!("{label}: not a valid index: {e}"))
+}
+
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Build(a) => {
@@ -159,10 +180,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Search(a) => {
-            let bytes = open_index_file(&a.position.index)?;
-            let index = Index::open(&bytes).map_err(|e| {
-                anyhow::anyhow!("{}: not a valid index: {e}", a.position.index.display())
-            })?;
+            let (bytes, label) = load_index(a.position.index.as_deref())?;
+            let index = open(&bytes, &label)?;
             let board = match query(&a.position)? {
                 Ok(b) => b,
                 Err(code) => return Ok(code),
@@ -179,10 +198,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Games(a) => {
-            let bytes = open_index_file(&a.position.index)?;
-            let index = Index::open(&bytes).map_err(|e| {
-                anyhow::anyhow!("{}: not a valid index: {e}", a.position.index.display())
-            })?;
+            let (bytes, label) = load_index(a.position.index.as_deref())?;
+            let index = open(&bytes, &label)?;
             let board = match query(&a.position)? {
                 Ok(b) => b,
                 Err(code) => return Ok(code),
@@ -193,6 +210,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             } else {
                 print!("{}", kifudex::games::list_text(&index, &list));
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Shell { index } => {
+            let (bytes, label) = load_index(index.as_deref())?;
+            let index = open(&bytes, &label)?;
+            kifudex::shell::run(&index, &label)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Info { index } => {

@@ -106,7 +106,7 @@ mod tests {
         for width in [1u32, 7, 10, 13, 32, 33, 57, 64] {
             let mut w = BitWriter::new(width);
             let vals: Vec<u64> = (0..50u64)
-                .map(|i| (i * 0x9e37_79b9_7f4a_7c15) >> (64 - width))
+                .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - width))
                 .collect();
             for &v in &vals {
                 w.push(v);

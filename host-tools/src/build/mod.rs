@@ -273,6 +273,21 @@ pub fn collect(
     )
 }
 
+/// [`collect`] for inputs already in memory (for example an embedded archive read with
+/// [`input::collect_archive`]); `skipped` are the inputs that could not be read.
+pub fn collect_sources(
+    sources: Vec<Source>,
+    skipped: &[Skipped],
+    opts: &BuildOptions,
+    report: &mut BuildReport,
+) -> Result<Collected> {
+    let inputs = sources
+        .into_iter()
+        .map(|s| Input::Sources(vec![s]))
+        .collect();
+    collect_inputs(inputs, skipped.to_vec(), opts, report)
+}
+
 /// [`collect`] over listed inputs.
 pub fn collect_inputs(
     inputs: Vec<Input>,
@@ -387,19 +402,39 @@ pub fn build(paths: &[PathBuf], out: &Path, opts: &BuildOptions) -> Result<Build
     let t0 = Instant::now();
     let mut report = BuildReport::default();
     let collected = collect(paths, opts, &mut report)?;
-    if report.games_indexed == 0 {
-        bail!("no game with a legal move was found in the inputs");
-    }
-    let bytes = match opts.profile {
-        Profile::Desktop => index_file::encode(&collected, opts, &mut report)?,
-        Profile::Mcu => book_file::encode(&collected, opts, &mut report)?,
-    };
+    let bytes = encode(&collected, opts, &mut report)?;
     report.phase("encode", t0);
     write_atomically(out, &bytes)?;
     report.phase("write", t0);
     report.bytes = bytes.len() as u64;
     report.elapsed = t0.elapsed();
     Ok(report)
+}
+
+/// Builds an index or a book from inputs in memory and returns the file's bytes.
+pub fn build_in_memory(
+    sources: Vec<Source>,
+    skipped: &[Skipped],
+    opts: &BuildOptions,
+) -> Result<(Vec<u8>, BuildReport)> {
+    let t0 = Instant::now();
+    let mut report = BuildReport::default();
+    let collected = collect_sources(sources, skipped, opts, &mut report)?;
+    let bytes = encode(&collected, opts, &mut report)?;
+    report.bytes = bytes.len() as u64;
+    report.elapsed = t0.elapsed();
+    Ok((bytes, report))
+}
+
+/// Encodes collected games as the file `opts.profile` asks for.
+fn encode(collected: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> Result<Vec<u8>> {
+    if report.games_indexed == 0 {
+        bail!("no game with a legal move was found in the inputs");
+    }
+    match opts.profile {
+        Profile::Desktop => index_file::encode(collected, opts, report),
+        Profile::Mcu => book_file::encode(collected, opts, report),
+    }
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same folder, renamed into

@@ -1,0 +1,747 @@
+//! `kifudex shell`: bGo's interactive shell over an index.
+//!
+//! A board to play moves on (SGF points `pd`, human coordinates `Q16`, bGo letters `PD`, or
+//! the letter of a next move from the search), next-move searches drawn as bGo's text
+//! board, a year filter, game lists and a replay of any game. Every command answers with
+//! text; bad input gives a one-line error and the shell goes on.
+//!
+//! [`Shell`] is the command interpreter (no terminal, testable); [`run`] reads lines with
+//! rustyline (line editing and history in memory on a terminal, plain lines from a pipe).
+
+use std::fmt::Write as _;
+
+use kifudex_core::board::Board;
+use kifudex_core::index::{Index, Step};
+use kifudex_core::notation::{parse_bgo, parse_human, parse_sgf, Sgf, SgfMove};
+use kifudex_core::search::NextMoves;
+use kifudex_core::{Color, Move, Replay, Size, Transform};
+
+use crate::games::{self, GameFilter};
+use crate::present::{self, color_letter};
+
+/// Moves the play board can hold (its undo history).
+const HISTORY: usize = 1024;
+
+/// What the reader passes on for a line that is not UTF-8 (one error line, then go on).
+const NOT_UTF8: &str = "\u{1}not-utf8";
+
+/// The most letters a board can show (`a`-`z`, `A`-`Z`).
+const MAX_MARKS: usize = 52;
+
+/// The commands, with their arguments and what they do (for `help`).
+const HELP: &[(&str, &str)] = &[
+    ("board [reset]", "show the board; `reset` empties it"),
+    (
+        "play <moves...>",
+        "play moves: SGF points (pd), human coordinates (Q16), bGo letters (PD), pass, or a next-move letter (a) of the search; colours alternate from the side to move",
+    ),
+    ("undo [n]", "take back the last move (or n moves)"),
+    (
+        "search",
+        "next moves for the board: letters on the board and a table",
+    ),
+    (
+        "rotations",
+        "the position's bGo hash under the 8 transforms and its symmetry",
+    ),
+    (
+        "year [FROM [TO]] | year off",
+        "count only games of year FROM (to TO) in search and games; alone: show the filter",
+    ),
+    ("marks N", "show N next-move letters"),
+    (
+        "games [N]",
+        "the N newest games that reached the position (default 10)",
+    ),
+    (
+        "replay <game> [move]",
+        "show a game's board after a number of moves; then next/prev [n]",
+    ),
+    ("next [n] | prev [n]", "step the replayed game"),
+    (
+        "swap on|off",
+        "also count the colour-swapped position, colours exchanged",
+    ),
+    ("help", "this list"),
+    ("commands", "the command names"),
+    ("exit | quit", "leave the shell"),
+];
+
+/// What a command line asks the loop to do next.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Print this and read the next line.
+    Print(String),
+    /// Leave the shell.
+    Quit,
+}
+
+/// A game being replayed: its id, the moves played so far and its move count.
+#[derive(Copy, Clone, Debug)]
+struct Replaying {
+    game: u32,
+    at: u32,
+    moves: u32,
+}
+
+/// The shell's state over one index.
+pub struct Shell<'a> {
+    index: &'a Index<'a>,
+    play: Box<Replay<HISTORY>>,
+    to_move: Color,
+    filter: GameFilter,
+    marks: usize,
+    swap: bool,
+    replaying: Option<Replaying>,
+}
+
+type CmdResult = Result<String, String>;
+
+impl<'a> Shell<'a> {
+    /// A shell on the empty 19x19 board.
+    pub fn new(index: &'a Index<'a>) -> Shell<'a> {
+        Shell {
+            index,
+            play: Box::new(Replay::new(size19())),
+            to_move: Color::Black,
+            filter: GameFilter {
+                limit: 10,
+                ..GameFilter::default()
+            },
+            marks: 12,
+            swap: false,
+            replaying: None,
+        }
+    }
+
+    /// The current position.
+    pub fn board(&self) -> &Board {
+        self.play.board()
+    }
+
+    /// Runs one command line. Errors come back as one line starting with `error: `.
+    pub fn execute(&mut self, line: &str) -> Outcome {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((&cmd, args)) = words.split_first() else {
+            return Outcome::Print(String::new());
+        };
+        let result = match cmd.to_ascii_lowercase().as_str() {
+            NOT_UTF8 => Err("the line is not UTF-8 text".into()),
+            "exit" | "quit" => return Outcome::Quit,
+            "board" => self.cmd_board(args),
+            "play" => self.cmd_play(args),
+            "undo" => self.cmd_undo(args),
+            "search" => no_args(cmd, args).and_then(|_| self.search_text()),
+            "rotations" => no_args(cmd, args).map(|_| self.rotations_text()),
+            "year" => self.cmd_year(args),
+            "marks" => self.cmd_marks(args),
+            "games" => self.cmd_games(args),
+            "replay" => self.cmd_replay(args),
+            "next" => self.cmd_step(args, true),
+            "prev" => self.cmd_step(args, false),
+            "swap" => self.cmd_swap(args),
+            "help" => Ok(help_text()),
+            "commands" => Ok(commands_text()),
+            _ => Err(format!("unknown command {cmd:?} (try `help`)")),
+        };
+        Outcome::Print(match result {
+            Ok(s) => s,
+            Err(e) => format!("error: {}\n", one_line(&e)),
+        })
+    }
+
+    fn cmd_board(&mut self, args: &[&str]) -> CmdResult {
+        match args {
+            [] => {}
+            [w] if w.eq_ignore_ascii_case("reset") => {
+                self.play.undo_all();
+                self.to_move = Color::Black;
+            }
+            _ => return Err("usage: board [reset]".into()),
+        }
+        let mut s = present::board_text(self.board(), &[], 0);
+        let _ = writeln!(
+            s,
+            "Moves played: {}, {} to move",
+            self.play.len(),
+            color_name(self.to_move)
+        );
+        Ok(s)
+    }
+
+    fn cmd_play(&mut self, args: &[&str]) -> CmdResult {
+        if args.is_empty() {
+            return Err("usage: play <moves...> (pd, Q16, PD, pass, or a letter a-z)".into());
+        }
+        // Play on a copy: a bad move anywhere leaves the board as it was.
+        let mut play = self.play.clone();
+        let mut color = self.to_move;
+        for (i, word) in args.iter().enumerate() {
+            let mv = self
+                .parse_move(word, play.board())
+                .map_err(|e| format!("move {} {word:?}: {e}", i + 1))?;
+            play.play(color, mv).map_err(|e| {
+                format!(
+                    "move {} {word:?}: {} {} is illegal ({e})",
+                    i + 1,
+                    color_name(color),
+                    Sgf(mv)
+                )
+            })?;
+            color = color.opponent();
+        }
+        self.play = play;
+        self.to_move = color;
+        self.search_text()
+    }
+
+    /// A move word on `board` (the position it would be played on).
+    fn parse_move(&self, word: &str, board: &Board) -> Result<Move, String> {
+        let size = board.size();
+        let b = word.as_bytes();
+        if word.eq_ignore_ascii_case("pass") {
+            return Ok(Move::Pass);
+        }
+        match b {
+            [c] if c.is_ascii_alphabetic() => {
+                let i = (0..MAX_MARKS)
+                    .find(|&i| present::mark_letter(i) == *c as char)
+                    .ok_or("not a next-move letter")?;
+                if i >= self.marks {
+                    return Err(format!(
+                        "only {} letters are shown (see `marks`)",
+                        self.marks
+                    ));
+                }
+                let next = self.next_moves(board)?;
+                match next.classes().get(i) {
+                    Some(c) if c.mv != Move::Pass => Ok(c.mv),
+                    _ => Err("no next move has this letter here".into()),
+                }
+            }
+            [x, y] if x.is_ascii_lowercase() && y.is_ascii_lowercase() => {
+                match parse_sgf(word, size).map_err(|e| e.to_string())? {
+                    SgfMove::Play(p) => Ok(Move::Play(p)),
+                    SgfMove::Pass => Ok(Move::Pass),
+                    SgfMove::OffBoard(_) => Err("off the board".into()),
+                }
+            }
+            [x, y] if x.is_ascii_alphabetic() && y.is_ascii_alphabetic() => {
+                parse_bgo(word, size).map_err(|e| e.to_string())
+            }
+            [x, rest @ ..] if x.is_ascii_alphabetic() && rest.iter().all(u8::is_ascii_digit) => {
+                parse_human(word, size).map_err(|e| e.to_string())
+            }
+            _ => Err("not a move (pd, Q16, PD, pass or a letter)".into()),
+        }
+    }
+
+    fn cmd_undo(&mut self, args: &[&str]) -> CmdResult {
+        let n = match args {
+            [] => 1,
+            [n] => parse_count(n, "undo")?,
+            _ => return Err("usage: undo [n]".into()),
+        };
+        if self.play.is_empty() {
+            return Err("nothing to undo".into());
+        }
+        for _ in 0..n {
+            match self.play.undo() {
+                Some(kifudex_core::Step::Play { color, .. }) => self.to_move = color,
+                Some(_) => {}
+                None => break,
+            }
+        }
+        if self.play.is_empty() {
+            self.to_move = Color::Black;
+        }
+        self.search_text()
+    }
+
+    /// Next moves of `board` under the current year filter and swap setting.
+    fn next_moves(&self, board: &Board) -> Result<NextMoves, String> {
+        let result = if self.filter.year_from.is_none() && self.filter.year_to.is_none() {
+            self.index.next_moves(board, self.swap)
+        } else {
+            self.index
+                .next_moves_where(board, self.swap, |g| self.filter.accepts(g))
+        };
+        result.map_err(|e| format!("search failed: {e:?}"))
+    }
+
+    fn search_text(&self) -> CmdResult {
+        let board = self.board();
+        let next = self.next_moves(board)?;
+        let mut s = present::board_text(board, next.classes(), self.marks);
+        s.push_str(&present::table_text(&next, self.marks, self.marks));
+        let mut notes = Vec::new();
+        if let Some(y) = self.year_text() {
+            notes.push(format!("years {y}"));
+        }
+        if self.swap {
+            notes.push("colour swap on".to_string());
+        }
+        if !notes.is_empty() {
+            let _ = writeln!(s, "Filter: {}", notes.join(", "));
+        }
+        let _ = writeln!(s, "{} to move", color_name(self.to_move));
+        Ok(s)
+    }
+
+    fn rotations_text(&self) -> String {
+        const NAMES: [&str; 8] = [
+            "identity",
+            "flip left-right",
+            "flip top-bottom",
+            "rotate 90 CCW",
+            "rotate 180",
+            "rotate 270 CCW",
+            "transpose",
+            "anti-transpose",
+        ];
+        let board = self.board();
+        let hashes = board.bgo_hashes().0;
+        let mut s = String::new();
+        for t in Transform::all_for(board.size()) {
+            let i = t.index();
+            let _ = writeln!(s, "  {i}  {:<16} {:>12}", NAMES[i], hashes[i]);
+        }
+        let sym = board.symmetries();
+        if sym.len() == 1 {
+            let _ = writeln!(s, "Symmetry: none (only 0, the identity)");
+        } else {
+            let list: Vec<String> = sym.iter().map(|t| t.index().to_string()).collect();
+            let _ = writeln!(
+                s,
+                "Symmetry: {} transforms leave the position unchanged: {}",
+                sym.len(),
+                list.join(" ")
+            );
+        }
+        s
+    }
+
+    fn year_text(&self) -> Option<String> {
+        match (self.filter.year_from, self.filter.year_to) {
+            (None, None) => None,
+            (Some(f), Some(t)) if f == t => Some(f.to_string()),
+            (Some(f), Some(t)) => Some(format!("{f} to {t}")),
+            (Some(f), None) => Some(format!("{f} on")),
+            (None, Some(t)) => Some(format!("up to {t}")),
+        }
+    }
+
+    fn cmd_year(&mut self, args: &[&str]) -> CmdResult {
+        match args {
+            [] => {}
+            [w] if w.eq_ignore_ascii_case("off") => {
+                self.filter.year_from = None;
+                self.filter.year_to = None;
+            }
+            [y] => {
+                let y = parse_year(y)?;
+                self.filter.year_from = Some(y);
+                self.filter.year_to = Some(y);
+            }
+            [f, t] => {
+                let (f, t) = (parse_year(f)?, parse_year(t)?);
+                if f > t {
+                    return Err(format!("year range {f} to {t} is empty"));
+                }
+                self.filter.year_from = Some(f);
+                self.filter.year_to = Some(t);
+            }
+            _ => return Err("usage: year [FROM [TO]] | year off".into()),
+        }
+        Ok(match self.year_text() {
+            Some(y) => format!("Year filter: {y}\n"),
+            None => "Year filter: off (all games)\n".to_string(),
+        })
+    }
+
+    fn cmd_marks(&mut self, args: &[&str]) -> CmdResult {
+        let [n] = args else {
+            return Ok(format!("Marks: {}\n", self.marks));
+        };
+        let n = parse_count(n, "marks")?;
+        if n > MAX_MARKS {
+            return Err(format!("at most {MAX_MARKS} marks (a-z, A-Z)"));
+        }
+        self.marks = n;
+        Ok(format!("Marks: {n}\n"))
+    }
+
+    fn cmd_games(&mut self, args: &[&str]) -> CmdResult {
+        let limit = match args {
+            [] => 10,
+            [n] => parse_count(n, "games")?,
+            _ => return Err("usage: games [N]".into()),
+        };
+        let filter = GameFilter {
+            limit,
+            offset: 0,
+            ..self.filter.clone()
+        };
+        let list = games::list(self.index, self.board(), &filter);
+        Ok(games::list_text(self.index, &list))
+    }
+
+    fn cmd_replay(&mut self, args: &[&str]) -> CmdResult {
+        let (id, at) = match args {
+            [id] => (id, None),
+            [id, at] => (id, Some(at)),
+            _ => return Err("usage: replay <game id> [move]".into()),
+        };
+        let id: u32 = id.parse().map_err(|_| format!("{id:?} is not a game id"))?;
+        let game = self.index.game(id).ok_or_else(|| {
+            format!(
+                "no game {id} (the index holds games 0 to {})",
+                self.index.game_count().saturating_sub(1)
+            )
+        })?;
+        let at = match at {
+            None => 0,
+            Some(a) => a
+                .parse::<u32>()
+                .map_err(|_| format!("{a:?} is not a move number"))?,
+        };
+        if at > game.move_count {
+            return Err(format!("game {id} has only {} moves", game.move_count));
+        }
+        self.replaying = Some(Replaying {
+            game: id,
+            at,
+            moves: game.move_count,
+        });
+        self.replay_text()
+    }
+
+    fn cmd_step(&mut self, args: &[&str], forward: bool) -> CmdResult {
+        let n = match args {
+            [] => 1,
+            [n] => parse_count(n, if forward { "next" } else { "prev" })?,
+            _ => {
+                return Err(format!(
+                    "usage: {} [n]",
+                    if forward { "next" } else { "prev" }
+                ))
+            }
+        };
+        let r = self
+            .replaying
+            .as_mut()
+            .ok_or("no game is being replayed (use `replay <game id>` first)")?;
+        let to = if forward {
+            r.at.saturating_add(n as u32).min(r.moves)
+        } else {
+            r.at.saturating_sub(n as u32)
+        };
+        if to == r.at {
+            return Err(if forward {
+                format!("game {} ends after move {}", r.game, r.moves)
+            } else {
+                "already at the start of the game".to_string()
+            });
+        }
+        r.at = to;
+        self.replay_text()
+    }
+
+    fn replay_text(&self) -> CmdResult {
+        let r = self.replaying.ok_or("no game is being replayed")?;
+        let game = self.index.game(r.game).ok_or("the game is gone")?;
+        let board = self
+            .index
+            .position(r.game, r.at)
+            .ok_or_else(|| format!("game {} cannot be replayed to move {}", r.game, r.at))?;
+        let mut moves = self.index.steps(r.game).filter_map(|s| match s {
+            Step::Move(c, m) => Some((c, m)),
+            Step::Setup(..) => None,
+        });
+        let last = if r.at == 0 {
+            None
+        } else {
+            moves.nth(r.at as usize - 1)
+        };
+        let next = moves.next();
+        let mut s = String::new();
+        let header = format!(
+            "Game {}: {} {} (B) - {} {} (W), {}, {} {}",
+            game.id,
+            game.black,
+            game.black_rank,
+            game.white,
+            game.white_rank,
+            game.date,
+            games::result_text(&game),
+            game.event
+        );
+        let _ = writeln!(s, "{}", one_line(&header));
+        s.push_str(&present::board_text(&board, &[], 0));
+        let _ = write!(s, "Move {} of {}", r.at, r.moves);
+        if let Some((c, m)) = last {
+            let _ = write!(s, ", last {} {}", color_letter(c), Sgf(m));
+        }
+        if let Some((c, m)) = next {
+            let _ = write!(s, ", next {} {}", color_letter(c), Sgf(m));
+        }
+        let _ = writeln!(s);
+        Ok(s)
+    }
+
+    fn cmd_swap(&mut self, args: &[&str]) -> CmdResult {
+        match args {
+            [] => {}
+            [w] if w.eq_ignore_ascii_case("on") => self.swap = true,
+            [w] if w.eq_ignore_ascii_case("off") => self.swap = false,
+            _ => return Err("usage: swap on|off".into()),
+        }
+        Ok(format!(
+            "Colour swap: {}\n",
+            if self.swap { "on" } else { "off" }
+        ))
+    }
+}
+
+fn size19() -> Size {
+    Size::square(19).unwrap_or_else(|| unreachable!("19x19 is a valid size"))
+}
+
+fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::Black => "Black",
+        Color::White => "White",
+    }
+}
+
+fn no_args(cmd: &str, args: &[&str]) -> Result<(), String> {
+    if args.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{cmd} takes no arguments"))
+    }
+}
+
+fn parse_count(s: &str, what: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n > 0 && n <= 1_000_000 => Ok(n),
+        _ => Err(format!("{what}: {s:?} is not a count (1 or more)")),
+    }
+}
+
+fn parse_year(s: &str) -> Result<u16, String> {
+    match s.parse::<u16>() {
+        Ok(y) if (1..=9999).contains(&y) => Ok(y),
+        _ => Err(format!("{s:?} is not a year")),
+    }
+}
+
+/// Keeps an error message to one line.
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn help_text() -> String {
+    let mut s = String::new();
+    for (usage, what) in HELP {
+        let _ = writeln!(s, "  {usage:<28} {what}");
+    }
+    s
+}
+
+fn commands_text() -> String {
+    let mut names: Vec<&str> = HELP
+        .iter()
+        .flat_map(|(usage, _)| usage.split(" | "))
+        .filter_map(|u| u.split_whitespace().next())
+        .collect();
+    names.dedup();
+    format!("{}\n", names.join(" "))
+}
+
+/// Runs the shell on `index`, reading commands until `exit`, `quit` or the end of input.
+/// `label` says where the index comes from (printed once at the start).
+pub fn run(index: &Index<'_>, label: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut shell = Shell::new(index);
+    println!(
+        "kifudex shell: {label}, {} games. Type `help` for the commands.",
+        index.game_count()
+    );
+    let mut editor = rustyline::DefaultEditor::new().ok();
+    let stdin = std::io::stdin();
+    loop {
+        let line = match editor.as_mut() {
+            Some(ed) => match ed.readline("> ") {
+                Ok(line) => {
+                    if !line.trim().is_empty() {
+                        let _ = ed.add_history_entry(line.as_str());
+                    }
+                    line
+                }
+                Err(rustyline::error::ReadlineError::Interrupted) => continue,
+                Err(rustyline::error::ReadlineError::Eof) => break,
+                Err(rustyline::error::ReadlineError::Io(e))
+                    if e.kind() == std::io::ErrorKind::InvalidData =>
+                {
+                    String::from(NOT_UTF8)
+                }
+                Err(e) => return Err(e.into()),
+            },
+            None => {
+                let mut line = String::new();
+                match stdin.read_line(&mut line) {
+                    Ok(0) => break,
+                    Ok(_) => line,
+                    Err(e) if e.kind() == std::io::ErrorKind::InvalidData => String::from(NOT_UTF8),
+                    Err(e) => return Err(e.into()),
+                }
+            }
+        };
+        match shell.execute(&line) {
+            Outcome::Quit => break,
+            Outcome::Print(s) => {
+                let mut out = std::io::stdout().lock();
+                // A closed pipe ends the shell quietly.
+                if out
+                    .write_all(s.as_bytes())
+                    .and_then(|_| out.flush())
+                    .is_err()
+                {
+                    break;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(shell: &mut Shell<'_>, line: &str) -> String {
+        match shell.execute(line) {
+            Outcome::Print(s) => s,
+            Outcome::Quit => panic!("{line:?} quit"),
+        }
+    }
+
+    #[test]
+    fn notations_reach_the_same_position() {
+        let bytes = crate::sample::sample_index().unwrap();
+        let index = Index::open(&bytes).unwrap();
+        let mut hashes = Vec::new();
+        for line in [
+            "play pd dp pp",
+            "play Q16 D4 Q4",
+            "play PD DP PP",
+            "play pd D4 PP",
+        ] {
+            let mut shell = Shell::new(&index);
+            let out = text(&mut shell, line);
+            assert!(out.contains("Total count: 7"), "{line}: {out}");
+            hashes.push(shell.board().bgo_hashes().0[0]);
+        }
+        assert_eq!(hashes, [959678554; 4]);
+    }
+
+    #[test]
+    fn letters_follow_the_search_and_a_bad_move_changes_nothing() {
+        let bytes = crate::sample::sample_index().unwrap();
+        let index = Index::open(&bytes).unwrap();
+        let mut shell = Shell::new(&index);
+        text(&mut shell, "play pd dp pp a");
+        assert_eq!(shell.board().bgo_hashes().0[0], 731239216);
+        let out = text(&mut shell, "play a pd");
+        assert!(out.starts_with("error: move 2 \"pd\""), "{out}");
+        assert_eq!(out.lines().count(), 1);
+        assert_eq!(shell.board().bgo_hashes().0[0], 731239216);
+        text(&mut shell, "undo 4");
+        assert_eq!(shell.board().bgo_hashes().0[0], 0);
+        assert!(text(&mut shell, "undo").starts_with("error: nothing to undo"));
+        assert_eq!(shell.execute("exit"), Outcome::Quit);
+    }
+
+    #[test]
+    fn every_bad_line_is_one_error_line() {
+        let bytes = crate::sample::sample_index().unwrap();
+        let index = Index::open(&bytes).unwrap();
+        let mut shell = Shell::new(&index);
+        for line in [
+            "bogus",
+            "play",
+            "play zz",
+            "play pd pd",
+            "play q99",
+            "play Z",
+            "play !!",
+            "undo",
+            "undo 0",
+            "undo x",
+            "board x",
+            "search now",
+            "rotations 3",
+            "year 2013 2012",
+            "year x",
+            "year 1 2 3",
+            "marks 0",
+            "marks 99",
+            "games 0",
+            "games 1 2",
+            "replay",
+            "replay 99999",
+            "replay 0 99999",
+            "replay x",
+            "next",
+            "prev",
+            "swap maybe",
+            "\u{1F600} \u{0}",
+        ] {
+            let out = text(&mut shell, line);
+            assert!(out.starts_with("error: "), "{line:?}: {out}");
+            assert_eq!(out.lines().count(), 1, "{line:?}: {out}");
+        }
+        assert_eq!(shell.board().bgo_hashes().0[0], 0);
+    }
+
+    #[test]
+    fn replay_steps_through_a_game() {
+        let bytes = crate::sample::sample_index().unwrap();
+        let index = Index::open(&bytes).unwrap();
+        let mut shell = Shell::new(&index);
+        let out = text(&mut shell, "replay 0 10");
+        assert!(out.contains("Move 10 of "), "{out}");
+        let at10 = index.position(0, 10).unwrap().bgo_hashes().0[0];
+        assert!(out.contains(&at10.to_string()));
+        let out = text(&mut shell, "next 5");
+        assert!(out.contains("Move 15 of "), "{out}");
+        let out = text(&mut shell, "prev 100");
+        assert!(out.contains("Move 0 of "), "{out}");
+        assert!(text(&mut shell, "prev").starts_with("error: "));
+    }
+
+    #[test]
+    fn rotations_show_the_symmetry() {
+        let bytes = crate::sample::sample_index().unwrap();
+        let index = Index::open(&bytes).unwrap();
+        let mut shell = Shell::new(&index);
+        assert!(text(&mut shell, "rotations").contains("8 transforms"));
+        text(&mut shell, "play pd dp pp dd");
+        let out = text(&mut shell, "rotations");
+        // B pd pp, W dp dd: only the flip top-bottom (2) maps it onto itself; bGo's
+        // published hashes (reference/README.md).
+        let hash = |t: &str| {
+            out.lines()
+                .find(|l| l.trim_start().starts_with(t))
+                .and_then(|l| l.split_whitespace().last())
+                .map(str::to_string)
+        };
+        assert_eq!(hash("2 ").as_deref(), Some("731239216"), "{out}");
+        assert_eq!(hash("7 ").as_deref(), Some("-870213878"), "{out}");
+        assert!(
+            out.contains("Symmetry: 2 transforms leave the position unchanged: 0 2"),
+            "{out}"
+        );
+    }
+}
