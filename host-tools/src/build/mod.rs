@@ -214,14 +214,24 @@ impl Collected {
     }
 }
 
-/// What one input yields: its games, warning kinds, rejections (kind, description) and
-/// skipped members.
-type FileResult = (
-    Vec<ReplayedGame>,
+/// What one input yields besides its games: (input number, warning kinds, rejections
+/// (kind, description), skipped members).
+type InputNotes = (
+    usize,
     Vec<&'static str>,
     Vec<(String, String)>,
     Vec<Skipped>,
 );
+
+/// What one build worker gathered: games, their occurrences (with provisional global move
+/// numbers: the worker's games' moves counted in its order), notes on its inputs.
+#[derive(Default)]
+struct Gathered {
+    games: Vec<ReplayedGame>,
+    occs: Vec<Occ>,
+    moves: u64,
+    notes: Vec<InputNotes>,
+}
 
 /// Something to read games from.
 pub enum Input {
@@ -231,12 +241,11 @@ pub enum Input {
     Sources(Vec<Source>),
 }
 
-fn read_one(input: Input, max_moves: u32) -> FileResult {
+fn read_one(input: Input, number: usize, max_moves: u32, acc: &mut Gathered) {
     let (sources, skipped) = match input {
         Input::File(p) => input::read_input(&p),
         Input::Sources(s) => (s, Vec::new()),
     };
-    let mut games = Vec::new();
     let mut warnings = Vec::new();
     let mut rejected = Vec::new();
     for src in sources {
@@ -251,10 +260,13 @@ fn read_one(input: Input, max_moves: u32) -> FileResult {
         );
         for g in parsed.games {
             warnings.extend(g.warnings.iter().map(|w| w.kind.name()));
-            games.push(replay::replay(g, max_moves));
+            let base = u32::try_from(acc.moves).unwrap_or(u32::MAX);
+            let game = replay::replay(g, max_moves, &mut acc.occs, base);
+            acc.moves += game.moves.len() as u64;
+            acc.games.push(game);
         }
     }
-    (games, warnings, rejected, skipped)
+    acc.notes.push((number, warnings, rejected, skipped));
 }
 
 /// Reads, parses and replays every game under `paths`, then sorts the occurrences and
@@ -303,22 +315,47 @@ pub fn collect_inputs(
     }
     let max_moves = opts.max_moves.unwrap_or(u32::MAX);
     let bar = progress_bar(opts.progress, inputs.len() as u64);
-    let per_file: Vec<FileResult> = inputs
+    let gathered: Vec<Gathered> = inputs
         .into_par_iter()
-        .map(|inp| {
-            let r = read_one(inp, max_moves);
+        .enumerate()
+        .fold(Gathered::default, |mut acc, (number, inp)| {
+            read_one(inp, number, max_moves, &mut acc);
             if let Some(b) = &bar {
                 b.inc(1);
             }
-            r
+            acc
         })
         .collect();
     if let Some(b) = bar {
         b.finish_and_clear();
     }
     report.phase("parse", t0);
+    // Concatenate the workers' results; provisional move numbers become global across
+    // workers (still in an order that depends on the scheduling: fixed below).
     let mut games = Vec::new();
-    for (g, w, r, sk) in per_file {
+    let mut notes = Vec::new();
+    let mut occs: Vec<Occ> = Vec::new();
+    let mut offset: u64 = 0;
+    for mut acc in gathered {
+        let off = u32::try_from(offset).context("more than 4 billion moves")?;
+        for g in &mut acc.games {
+            g.provisional_start += off;
+        }
+        for o in &mut acc.occs {
+            o.ply += off;
+        }
+        offset += acc.moves;
+        if occs.is_empty() {
+            occs = acc.occs;
+        } else {
+            occs.extend_from_slice(&acc.occs);
+        }
+        games.append(&mut acc.games);
+        notes.append(&mut acc.notes);
+    }
+    u32::try_from(offset).context("more than 4 billion moves")?;
+    notes.sort_unstable_by_key(|n| n.0);
+    for (_, w, r, sk) in notes {
         report.files += 1;
         for s in sk {
             BuildReport::bump(&mut report.skipped_inputs, s.reason.name(), || {
@@ -331,7 +368,6 @@ pub fn collect_inputs(
         for (k, ex) in r {
             BuildReport::bump(&mut report.rejected, &k, || ex);
         }
-        games.extend(g);
     }
     report.games_read = games.len();
     if games.is_empty() {
@@ -356,17 +392,24 @@ pub fn collect_inputs(
         if g.moves.is_empty() {
             report.games_without_moves += 1;
         }
-        if !g.keys.is_empty() {
+        if g.indexed > 0 {
             report.games_indexed += 1;
         }
     }
-    let mut occs: Vec<Occ> = Vec::with_capacity(games.iter().map(|g| g.keys.len()).sum());
-    for (g, &start) in games.iter_mut().zip(&move_starts) {
-        occs.extend(std::mem::take(&mut g.keys).into_iter().map(|o| Occ {
-            ply: o.ply + start,
-            ..o
-        }));
-    }
+    // Provisional move numbers to final ones: (provisional start, final start) by game.
+    // (Games without moves have no occurrences and would share a start: leave them out.)
+    let mut remap: Vec<(u32, u32)> = games
+        .iter()
+        .zip(&move_starts)
+        .filter(|(g, _)| !g.moves.is_empty())
+        .map(|(g, &m)| (g.provisional_start, m))
+        .collect();
+    remap.sort_unstable();
+    occs.par_iter_mut().for_each(|o| {
+        let i = remap.partition_point(|r| r.0 <= o.ply).saturating_sub(1);
+        let (prov, fin) = remap[i];
+        o.ply = fin + (o.ply - prov);
+    });
     report.phase("gather", t0);
     occs.par_sort_unstable();
     report.phase("sort", t0);

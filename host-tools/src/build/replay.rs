@@ -19,9 +19,11 @@ pub struct ReplayedGame {
     pub moves: Vec<u16>,
     /// Setup stones: (moves before it, point code, stone 0 empty / 1 black / 2 white).
     pub setup: Vec<(u16, u16, u8)>,
-    /// The canonical key and orientation of the position before each indexed move, with
-    /// its move number within the game as `ply`.
-    pub keys: Vec<Occ>,
+    /// Where the game's moves start in the provisional numbering of its build worker (its
+    /// occurrences carry provisional global move numbers until the games are ordered).
+    pub provisional_start: u32,
+    /// Number of indexed moves (occurrences).
+    pub indexed: u32,
     /// Why the main line ended early, with an example description (file and move).
     pub truncated: Option<(String, String)>,
 }
@@ -34,13 +36,20 @@ pub fn move_code(color: Color, mv: Move) -> u16 {
 /// The most moves a game may have (the setup records count moves in 16 bits).
 pub const MAX_GAME_MOVES: usize = u16::MAX as usize;
 
-/// Replays `record`'s main line, keying the positions before its first `max_moves` moves.
-pub fn replay(mut record: GameRecord, max_moves: u32) -> ReplayedGame {
+/// Replays `record`'s main line, keying the positions before its first `max_moves` moves:
+/// each becomes an occurrence appended to `occs`, numbered from `base` (the provisional
+/// global number of the game's first move).
+pub fn replay(
+    mut record: GameRecord,
+    max_moves: u32,
+    occs: &mut Vec<Occ>,
+    base: u32,
+) -> ReplayedGame {
     let size = record.size;
     let mut board = Board::with_rules(size, Rules::RECORD);
     let mut moves: Vec<u16> = Vec::with_capacity(record.events.len());
     let mut setup = Vec::new();
-    let mut keys = Vec::with_capacity(record.events.len().min(max_moves as usize));
+    let mut indexed = 0u32;
     let mut truncated = None;
     let here = |n: usize| {
         let mut s = record.source.path.clone();
@@ -86,12 +95,13 @@ pub fn replay(mut record: GameRecord, max_moves: u32) -> ReplayedGame {
                     break;
                 }
                 if (moves.len() as u64) < max_moves as u64 {
-                    keys.push(Occ {
+                    occs.push(Occ {
                         hi: (key.0 >> 64) as u64,
                         lo: key.0 as u64,
-                        ply: moves.len() as u32,
+                        ply: base.saturating_add(moves.len() as u32),
                         orient: orient.index() as u8,
                     });
+                    indexed += 1;
                 }
                 moves.push(move_code(color, m));
             }
@@ -106,7 +116,8 @@ pub fn replay(mut record: GameRecord, max_moves: u32) -> ReplayedGame {
         date_key,
         moves,
         setup,
-        keys,
+        provisional_start: base,
+        indexed,
         truncated,
     }
 }
