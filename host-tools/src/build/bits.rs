@@ -15,9 +15,14 @@ pub struct BitWriter {
 impl BitWriter {
     /// An empty array of `width`-bit records (1..=64).
     pub fn new(width: u32) -> BitWriter {
+        BitWriter::with_capacity(width, 0)
+    }
+
+    /// An empty array of `width`-bit records with room for `records` of them.
+    pub fn with_capacity(width: u32, records: usize) -> BitWriter {
         assert!((1..=64).contains(&width), "record width {width}");
         BitWriter {
-            bytes: Vec::new(),
+            bytes: Vec::with_capacity((records * width as usize).div_ceil(8) + 16),
             width,
             count: 0,
             acc: 0,
@@ -34,18 +39,21 @@ impl BitWriter {
         );
         self.acc |= (v as u128) << self.acc_bits;
         self.acc_bits += self.width;
-        while self.acc_bits >= 8 {
-            self.bytes.push(self.acc as u8);
-            self.acc >>= 8;
-            self.acc_bits -= 8;
+        if self.acc_bits >= 64 {
+            self.bytes
+                .extend_from_slice(&(self.acc as u64).to_le_bytes());
+            self.acc >>= 64;
+            self.acc_bits -= 64;
         }
         self.count += 1;
     }
 
     /// The bytes, padded as the readers expect, with the record width and count.
     pub fn finish(mut self) -> (Vec<u8>, u32, u64) {
-        if self.acc_bits > 0 {
+        while self.acc_bits > 0 {
             self.bytes.push(self.acc as u8);
+            self.acc >>= 8;
+            self.acc_bits = self.acc_bits.saturating_sub(8);
         }
         self.bytes.extend_from_slice(&[0u8; 8]);
         (self.bytes, self.width, self.count)

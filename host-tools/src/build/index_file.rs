@@ -130,7 +130,7 @@ pub fn encode(c: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> R
     // Games, strings, moves, setup.
     let mut strings = Strings::new();
     let mut rows = Vec::with_capacity(c.games.len() * GAME_BYTES);
-    let mut moves = BitWriter::new(MOVE_BITS);
+    let mut moves = BitWriter::with_capacity(MOVE_BITS, c.occs.len());
     let mut setup = BitWriter::new(SETUP_BITS);
     let mut setup_start = 0u32;
     for (g, &ms) in c.games.iter().zip(&c.move_starts) {
@@ -169,7 +169,7 @@ pub fn encode(c: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> R
     header.ply_bits = ply_bits as u8;
     header.bucket_bits = bucket_bits as u8;
     header.rem_bits = rem_bits as u8;
-    let mut occ = BitWriter::new(width);
+    let mut occ = BitWriter::with_capacity(width, c.occs.len());
     let mut bucket_counts = vec![0u64; (1usize << bucket_bits) + 1];
     let mut gi = 0usize;
     for (i, o) in c.occs.iter().enumerate() {

@@ -396,20 +396,17 @@ pub fn collect_inputs(
             report.games_indexed += 1;
         }
     }
-    // Provisional move numbers to final ones: (provisional start, final start) by game.
-    // (Games without moves have no occurrences and would share a start: leave them out.)
-    let mut remap: Vec<(u32, u32)> = games
-        .iter()
-        .zip(&move_starts)
-        .filter(|(g, _)| !g.moves.is_empty())
-        .map(|(g, &m)| (g.provisional_start, m))
-        .collect();
-    remap.sort_unstable();
-    occs.par_iter_mut().for_each(|o| {
-        let i = remap.partition_point(|r| r.0 <= o.ply).saturating_sub(1);
-        let (prov, fin) = remap[i];
-        o.ply = fin + (o.ply - prov);
-    });
+    // Provisional move numbers to final ones, through a table indexed by provisional number.
+    let mut to_final = vec![0u32; total as usize];
+    for (g, &start) in games.iter().zip(&move_starts) {
+        let prov = g.provisional_start as usize;
+        for (k, slot) in to_final[prov..prov + g.moves.len()].iter_mut().enumerate() {
+            *slot = start + k as u32;
+        }
+    }
+    occs.par_iter_mut()
+        .for_each(|o| o.ply = to_final[o.ply as usize]);
+    drop(to_final);
     report.phase("gather", t0);
     occs.par_sort_unstable();
     report.phase("sort", t0);
