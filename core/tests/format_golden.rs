@@ -223,3 +223,37 @@ fn print_answers() {
         println!("book {q:?}:\n{}", book_answer(&book, q));
     }
 }
+
+/// A few hostile files with correct checksums, on every target (on 32-bit i686, 32 bucket
+/// bits once overflowed `1usize << bucket_bits`).
+#[test]
+fn hostile_golden_headers_are_refused() {
+    use kifudex_core::format::{align8, Container, Kind};
+    use kifudex_core::index::IndexHeader;
+
+    let c = Container::open(INDEX, Kind::Index).unwrap();
+    let base: IndexHeader = postcard::from_bytes(c.header).unwrap();
+    let reseal = |h: &IndexHeader| {
+        let mut buf = [0u8; 512];
+        let head = postcard::to_slice(h, &mut buf).unwrap();
+        let mut f = Container::preamble(Kind::Index, head, c.body).to_vec();
+        f.extend_from_slice(head);
+        f.resize(align8(f.len()), 0);
+        f.extend_from_slice(c.body);
+        f
+    };
+    assert_eq!(reseal(&base), INDEX);
+    let edits: [fn(&mut IndexHeader); 6] = [
+        |h| h.bucket_bits = 32,
+        |h| h.bucket_bits = 31,
+        |h| h.moves.offset = 1 << 40,
+        |h| h.occurrences_section.count = u64::MAX,
+        |h| h.string_index.len = u64::MAX - 3,
+        |h| h.games_section.count = 1 << 33,
+    ];
+    for (i, edit) in edits.iter().enumerate() {
+        let mut h = base.clone();
+        edit(&mut h);
+        assert!(Index::open(&reseal(&h)).is_err(), "edit {i}");
+    }
+}
