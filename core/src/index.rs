@@ -839,12 +839,25 @@ impl<'a> Index<'a> {
         }
         // game frame -> canonical -> query frame
         let to_query = occ.orientation.then(to_canonical.inverse());
-        for y in 0..size.height() {
-            for x in 0..size.width() {
-                let p = Point::new(x, y);
-                let q = to_query.apply_unchecked(p, size);
-                if board.get(p) != query.get(q) {
+        // Equal stone counts per colour, and every stone of the replayed board maps onto a
+        // stone of the same colour of the query: as the transform is one-to-one on the
+        // board, the two positions are then exactly equal (and only the stones are visited,
+        // not every point).
+        for color in [Color::Black, Color::White] {
+            let (mine, theirs) = (board.stones(color), query.stones(color));
+            if mine.len() != theirs.len() {
+                return false;
+            }
+            if to_query == Transform::IDENTITY {
+                if mine != theirs {
                     return false;
+                }
+            } else {
+                for p in mine.iter() {
+                    match to_query.apply(p, size) {
+                        Some(q) if theirs.contains(q) => {}
+                        _ => return false,
+                    }
                 }
             }
         }
