@@ -11,9 +11,9 @@
 //! 20      4     u32 LE CRC-32 (IEEE) of the header bytes
 //! 24      8     u64 LE body length B
 //! 32      4     u32 LE CRC-32 (IEEE) of the body bytes
-//! 36      4     zero
+//! 36      4     zero (checked: a reader refuses any other value)
 //! 40      H     header (postcard)
-//! ..            zero padding to a multiple of 8
+//! ..            zero padding to a multiple of 8 (checked likewise)
 //! body    B     sections, each at an 8-aligned offset from the body start
 //! ```
 //!
@@ -214,6 +214,10 @@ impl<'a> Container<'a> {
         let header_crc = u32_at(file, 20)?;
         let body_len = usize::try_from(u64_at(file, 24)?).map_err(|_| FormatError::Truncated)?;
         let body_crc = u32_at(file, 32)?;
+        // The reserved word is not covered by either checksum: only zero is valid.
+        if u32_at(file, 36)? != 0 {
+            return Err(FormatError::BadHeader);
+        }
         let header_end = PREAMBLE_LEN
             .checked_add(header_len)
             .ok_or(FormatError::Truncated)?;
@@ -224,6 +228,13 @@ impl<'a> Container<'a> {
             return Err(FormatError::HeaderChecksum);
         }
         let body_start = align8(header_end);
+        // The padding after the header is not covered by either checksum: only zeros.
+        let padding = file
+            .get(header_end..body_start)
+            .ok_or(FormatError::Truncated)?;
+        if padding.iter().any(|&b| b != 0) {
+            return Err(FormatError::BadHeader);
+        }
         let body_end = body_start
             .checked_add(body_len)
             .ok_or(FormatError::Truncated)?;
@@ -477,6 +488,18 @@ mod tests {
         assert_eq!(
             Container::open(&bad, Kind::Book).err(),
             Some(FormatError::BodyChecksum)
+        );
+        bad.copy_from_slice(f);
+        bad[37] ^= 1;
+        assert_eq!(
+            Container::open(&bad, Kind::Book).err(),
+            Some(FormatError::BadHeader)
+        );
+        bad.copy_from_slice(f);
+        bad[44] ^= 1; // padding after the 3-byte header
+        assert_eq!(
+            Container::open(&bad, Kind::Book).err(),
+            Some(FormatError::BadHeader)
         );
         bad.copy_from_slice(f);
         bad[41] ^= 1;

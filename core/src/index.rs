@@ -534,9 +534,12 @@ impl<'a> Index<'a> {
         // Occurrences: plies within the moves, sorted remainders within each bucket, each
         // bucket range within the table.
         let n_occ = self.occ.len();
-        if n_occ as u64 != self.header.occurrences
-            || self.buckets.len() != (1usize << self.header.bucket_bits) + 1
-        {
+        // (`checked_shl`: 32 bucket bits would overflow a 32-bit `usize`.)
+        let n_buckets = 1usize
+            .checked_shl(self.header.bucket_bits as u32)
+            .and_then(|n| n.checked_add(1))
+            .ok_or(FormatError::BadHeader)?;
+        if n_occ as u64 != self.header.occurrences || self.buckets.len() != n_buckets {
             return bad;
         }
         if self.buckets.at(0) != 0 || self.buckets.at(self.buckets.len() - 1) != n_occ as u64 {
@@ -570,15 +573,53 @@ impl<'a> Index<'a> {
         // Shared positions: sorted fingerprints, ranges within their tables.
         let mut prev_fp = 0;
         let mut next_next = 0u64;
+        let cb = self.header.count_bits as u32;
         for r in 0..self.shared.len {
             let row = self.shared.row(r).ok_or(FormatError::BadRecord)?;
             let fp = le_u64(row, 0);
             let (os, oc) = (le_u32(row, 8) as u64, le_u32(row, 12) as u64);
             let (ns, nc) = (le_u32(row, 16) as u64, le_u32(row, 20) as u64);
-            if fp < prev_fp || oc == 0 || os + oc > n_occ as u64 || ns != next_next {
+            if fp < prev_fp
+                || oc == 0
+                || os + oc > n_occ as u64
+                || ns != next_next
+                || ns + nc > self.next.len() as u64
+            {
                 return bad;
             }
-            if !lay.starts_group(self.occ.at(os as usize)) {
+            // The row's occurrences are exactly one position: it starts there, and the
+            // next position starts right after.
+            let (os, oe) = (os as usize, (os + oc) as usize);
+            if !lay.starts_group(self.occ.at(os))
+                || (os + 1..oe).any(|i| lay.starts_group(self.occ.at(i)))
+                || (oe < n_occ && !lay.starts_group(self.occ.at(oe)))
+            {
+                return bad;
+            }
+            // Its fingerprint is the one its occurrences are filed under.
+            let (bucket, rem) = split_fingerprint(fp, self.header.bucket_bits as u32, lay.rem_bits);
+            let (bs, be) = (
+                self.buckets.at(bucket as usize),
+                self.buckets.at(bucket as usize + 1),
+            );
+            if (os as u64) < bs || (os as u64) >= be || lay.rem(self.occ.at(os)) != rem {
+                return bad;
+            }
+            // Its next moves: one per occurrence, wins within the counts.
+            let mut total = 0u64;
+            for i in ns as usize..(ns + nc) as usize {
+                let v = self.next.at(i);
+                let (n, b, w) = (
+                    field(v, 10, cb),
+                    field(v, 10 + cb, cb),
+                    field(v, 10 + 2 * cb, cb),
+                );
+                if n == 0 || b + w > n {
+                    return bad;
+                }
+                total += n;
+            }
+            if total != oc {
                 return bad;
             }
             prev_fp = fp;
@@ -798,12 +839,25 @@ impl<'a> Index<'a> {
         }
         // game frame -> canonical -> query frame
         let to_query = occ.orientation.then(to_canonical.inverse());
-        for y in 0..size.height() {
-            for x in 0..size.width() {
-                let p = Point::new(x, y);
-                let q = to_query.apply_unchecked(p, size);
-                if board.get(p) != query.get(q) {
+        // Equal stone counts per colour, and every stone of the replayed board maps onto a
+        // stone of the same colour of the query: as the transform is one-to-one on the
+        // board, the two positions are then exactly equal (and only the stones are visited,
+        // not every point).
+        for color in [Color::Black, Color::White] {
+            let (mine, theirs) = (board.stones(color), query.stones(color));
+            if mine.len() != theirs.len() {
+                return false;
+            }
+            if to_query == Transform::IDENTITY {
+                if mine != theirs {
                     return false;
+                }
+            } else {
+                for p in mine.iter() {
+                    match to_query.apply(p, size) {
+                        Some(q) if theirs.contains(q) => {}
+                        _ => return false,
+                    }
                 }
             }
         }
