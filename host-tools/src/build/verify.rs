@@ -23,14 +23,8 @@ fn canonical_board(board: &Board, orient: u8) -> Packed {
     let size = board.size();
     let t = Transform::ALL[orient as usize & 7];
     let mut out = [0u64; 12];
-    for y in 0..size.height() {
-        for x in 0..size.width() {
-            let p = Point::new(x, y);
-            let bit = match board.get(p) {
-                Stone::Empty => continue,
-                Stone::Black => 0,
-                Stone::White => 1,
-            };
+    for (bit, color) in [(0, Color::Black), (1, Color::White)] {
+        for p in board.stones(color).iter() {
             let q = t.apply_unchecked(p, size);
             let i = q.index19() as usize * 2 + bit;
             out[i / 64] |= 1 << (i % 64);
