@@ -186,12 +186,12 @@ fn le_u64(row: &[u8], at: usize) -> u64 {
 }
 
 /// How a game ended, as far as its record says.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Margin {
     /// Not given or not understood.
     Unknown,
-    /// Won by this many tenths of a point.
+    /// Won by this many tenths of a point (`W+3.5` is `Points(35)`).
     Points(i32),
     /// By resignation.
     Resign,

@@ -41,15 +41,11 @@ impl Strings {
 }
 
 fn margin_code(m: Margin) -> (u8, i32) {
-    match m {
-        Margin::Unknown => (0, 0),
-        Margin::Points(t) => (1, t),
-        Margin::Resign => (2, 0),
-        Margin::Time => (3, 0),
-        Margin::Forfeit => (4, 0),
-        Margin::Draw => (5, 0),
-        Margin::Void => (6, 0),
-    }
+    let tenths = match m {
+        Margin::Points(t) => t,
+        _ => 0,
+    };
+    (m.code(), tenths)
 }
 
 fn game_row(

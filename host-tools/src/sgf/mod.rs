@@ -32,24 +32,8 @@ pub struct SourceRef {
     pub tree_index: usize,
 }
 
-/// How a game ended, as far as `RE[]` tells.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Margin {
-    /// Won by this many tenths of a point (`W+3.5` is `Points(35)`; rounded to the nearest tenth).
-    Points(i32),
-    /// Won by resignation.
-    Resign,
-    /// Won on time.
-    Time,
-    /// Won by forfeit.
-    Forfeit,
-    /// A draw (jigo): no winner.
-    Draw,
-    /// No result (void game): no winner.
-    Void,
-    /// Winner known (or not) but the margin is not understood.
-    Unknown,
-}
+/// How a game ended, as far as `RE[]` tells (the index stores the same values).
+pub use kifudex_core::index::Margin;
 
 /// The decoded `RE[]` property.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
