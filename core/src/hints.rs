@@ -59,6 +59,13 @@ pub const MAX_LINE: usize = 1024;
 /// The most classes in a `hints` reply (and points in an LED frame).
 pub const MAX_HINTS: usize = 10;
 
+/// The class capacity `N` of `kifudex hints` and of the example firmware, so that both
+/// accept the same books (`max_run` at most 256; `kifudex build --max-next` caps it).
+pub const CAPACITY: usize = 256;
+
+/// The handler of `kifudex hints` and of the example firmware.
+pub type StandardHints<'a> = Hints<'a, CAPACITY>;
+
 /// The longest reply line, `\n` included: `hints`, a 64-bit hash, a 64-bit total and
 /// [`MAX_HINTS`] classes of at most `pass:B:4294967295`.
 pub const MAX_REPLY: usize = 6 + 21 + 21 + MAX_HINTS * 18 + 1;

@@ -29,6 +29,16 @@ enum Command {
     Search(SearchArgs),
     /// The games that reached a position, newest first.
     Games(GamesArgs),
+    /// Answer the hint protocol (SPEC.md) from a book: requests on standard input, one
+    /// reply line each on standard output, as the firmware answers on its UART.
+    Hints {
+        /// The book (`kifudex build --profile mcu`).
+        #[arg(long)]
+        index: PathBuf,
+        /// Also print each reply's LED frame on standard error (`leds pd:255 dp:120`).
+        #[arg(long)]
+        leds: bool,
+    },
     /// What an index holds.
     Info {
         /// The index file.
@@ -187,6 +197,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             } else {
                 print!("{}", kifudex::games::list_text(&index, &list));
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Hints { index, leds } => {
+            let bytes = open_index_file(&index)?;
+            kifudex::hints::run_stdio(&bytes, &index.display().to_string(), leds)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Info { index } => {
