@@ -42,13 +42,13 @@
 //! replied classes (passes have no LED) with a brightness by count, or an empty frame after
 //! an error, goes to a [`Leds`] implementation.
 
-use core::fmt::{self, Write as _};
+use core::fmt;
 
 use embedded_io::{Read, Write};
 
 use crate::book::Book;
 use crate::format::FormatError;
-use crate::notation::Sgf;
+use crate::notation::{sgf_letter, Sgf};
 use crate::point::{Color, Move, Point, Size};
 use crate::query::{position_after, position_from_cells, QueryError};
 use crate::search::{NextMoves, SearchError};
@@ -460,6 +460,96 @@ impl Reply {
     pub fn clear(&mut self) {
         self.len = 0;
     }
+
+    /// Appends a byte (dropped if the reply is full, which a reply line never is).
+    #[inline]
+    pub fn push(&mut self, b: u8) {
+        if let Some(slot) = self.buf.get_mut(self.len) {
+            *slot = b;
+            self.len += 1;
+        }
+    }
+
+    /// Appends bytes. (A byte loop: the pieces are a few bytes, shorter than a `memcpy`
+    /// call's own cost on a Cortex-M.)
+    pub fn push_bytes(&mut self, s: &[u8]) {
+        for &b in s {
+            self.push(b);
+        }
+    }
+
+    /// Appends `v` in decimal, as `Display` writes it, without 64-bit divisions for values
+    /// that fit 32 bits.
+    pub fn push_u64(&mut self, mut v: u64) {
+        let mut digits = [0u8; 20];
+        let mut i = digits.len();
+        // At most two 64-bit divisions, then 32-bit ones.
+        while v > u32::MAX as u64 {
+            let mut low = (v % 1_000_000_000) as u32;
+            v /= 1_000_000_000;
+            for _ in 0..9 {
+                i -= 1;
+                digits[i] = b'0' + (low % 10) as u8;
+                low /= 10;
+            }
+        }
+        let mut v = v as u32;
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (v % 10) as u8;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        self.push_bytes(digits.get(i..).unwrap_or(&[]));
+    }
+
+    /// Appends `v` in decimal, as `Display` writes it.
+    pub fn push_i64(&mut self, v: i64) {
+        if v < 0 {
+            self.push(b'-');
+        }
+        self.push_u64(v.unsigned_abs());
+    }
+
+    /// Appends a move as [`Sgf`] displays it: `pd`, `pass`.
+    pub fn push_move(&mut self, mv: Move) {
+        match mv {
+            Move::Play(p) => {
+                for v in [p.x, p.y] {
+                    self.push(sgf_letter(v).map_or(b'?', |c| c as u8));
+                }
+            }
+            Move::Pass => self.push_bytes(b"pass"),
+        }
+    }
+
+    /// `error <reason>\n`.
+    fn error(&mut self, reason: Reason) {
+        self.clear();
+        self.push_bytes(b"error ");
+        self.push_bytes(reason.as_str().as_bytes());
+        self.push(b'\n');
+    }
+
+    /// `hints <hash> <total> <move>:<color>:<count> ...\n`.
+    fn hints<const N: usize>(&mut self, hash: i64, next: &NextMoves<N>) {
+        self.clear();
+        self.push_bytes(b"hints ");
+        self.push_i64(hash);
+        self.push(b' ');
+        self.push_u64(next.total());
+        for c in next.classes().iter().take(MAX_HINTS) {
+            self.push(b' ');
+            self.push_move(c.mv);
+            self.push(b':');
+            self.push(c.color.letter() as u8);
+            self.push(b':');
+            self.push_u64(c.count as u64);
+        }
+        self.push(b'\n');
+    }
 }
 
 impl fmt::Write for Reply {
@@ -522,42 +612,65 @@ impl<'a, const N: usize> Hints<'a, N> {
         self.book.as_ref().map_err(|e| *e)
     }
 
-    /// The answer to a position request: its bGo hash (transform 0) and its classes.
-    fn answer(&self, request: &Request<'_>) -> Result<(i64, NextMoves<N>), Reason> {
+    /// Answers a position request into `next`: returns the bGo hash of the position
+    /// (transform 0); `next` holds its classes, sorted.
+    fn answer(&self, request: &Request<'_>, next: &mut NextMoves<N>) -> Result<i64, Reason> {
         let book = self.book.as_ref().map_err(|e| e.reason())?;
         let board = match *request {
             Request::Moves(moves) => position_after(moves, Size::STANDARD)?.0,
             Request::Board { size, cells } => position_from_cells(size, cells)?,
             Request::Quit => return Err(Reason::BadRequest),
         };
-        let next = book.next_moves::<N>(&board)?;
-        Ok((board.bgo_hashes().0[0], next))
+        next.reset(board.size(), board.symmetries());
+        if let Some(entry) = book.find(&board) {
+            book.add_next_moves(&entry, next)?;
+        }
+        next.finish();
+        Ok(board.bgo_hashes().0[0])
     }
 
-    /// Formats the reply to one request line (without its `\n`) into `out` (emptied
-    /// first, `\n` included) and shows its LED frame. Returns `false` for `quit` (no reply).
-    pub fn reply(&self, line: &[u8], out: &mut Reply, leds: &mut impl Leds) -> bool {
-        out.clear();
+    /// Answers one request line (without its `\n`): formats the reply in `ws` and shows its
+    /// LED frame. Returns the reply line (`\n` included), or `None` for `quit`.
+    pub fn reply<'w>(
+        &self,
+        line: &[u8],
+        ws: &'w mut Workspace<N>,
+        leds: &mut impl Leds,
+    ) -> Option<&'w [u8]> {
+        let Workspace { reply: out, next } = ws;
         let answer = match (parse_request(line), self.book.as_ref()) {
-            (Ok(Request::Quit), _) => return false,
+            (Ok(Request::Quit), _) => return None,
             (_, Err(e)) => Err(e.reason()),
-            (Ok(req), Ok(_)) => self.answer(&req),
+            (Ok(req), Ok(_)) => self.answer(&req, next),
             (Err(r), Ok(_)) => Err(r),
         };
-        // The reply always fits MAX_REPLY bytes, so formatting cannot fail.
-        let _ = match &answer {
-            Ok((hash, next)) => write_hints(out, *hash, next),
-            Err(reason) => writeln!(out, "error {reason}"),
-        };
-        match &answer {
-            Ok((_, next)) => leds.show(&LedFrame::from_classes(next.classes())),
-            Err(_) => leds.show(&LedFrame::new()),
+        match answer {
+            Ok(hash) => {
+                out.hints(hash, next);
+                leds.show(&LedFrame::from_classes(next.classes()));
+            }
+            Err(reason) => {
+                out.error(reason);
+                leds.show(&LedFrame::new());
+            }
         }
-        true
+        Some(out.as_bytes())
+    }
+
+    /// The reply to an overlong line: `error bad-request` (or the book's error).
+    fn reply_overlong<'w>(&self, ws: &'w mut Workspace<N>, leds: &mut impl Leds) -> &'w [u8] {
+        let reason = match self.book.as_ref() {
+            Err(e) => e.reason(),
+            Ok(_) => Reason::BadRequest,
+        };
+        ws.reply.error(reason);
+        leds.show(&LedFrame::new());
+        ws.reply.as_bytes()
     }
 
     /// Answers the requests read from `r` on `w`, one reply line each (flushed after each
-    /// reply), lighting `leds`, until `quit` or the end of the input.
+    /// reply), lighting `leds`, until `quit` or the end of the input. Uses about
+    /// [`MAX_LINE`] + [`MAX_REPLY`] + `N` x 16 bytes of stack besides the board.
     pub fn serve<R: Read, W: Write, L: Leds>(
         &self,
         r: &mut R,
@@ -565,38 +678,49 @@ impl<'a, const N: usize> Hints<'a, N> {
         leds: &mut L,
     ) -> Result<End, ServeError<R::Error, W::Error>> {
         let mut lines = LineReader::new();
-        let mut out = Reply::new();
+        let mut ws = Workspace::new();
         loop {
-            let more = match lines.next_line(r).map_err(ServeError::Read)? {
+            let reply = match lines.next_line(r).map_err(ServeError::Read)? {
                 Line::Eof => return Ok(End::Eof),
-                Line::Overlong => {
-                    out.clear();
-                    let reason = match self.book.as_ref() {
-                        Err(e) => e.reason(),
-                        Ok(_) => Reason::BadRequest,
-                    };
-                    let _ = writeln!(out, "error {reason}");
-                    leds.show(&LedFrame::new());
-                    true
-                }
-                Line::Text(line) => self.reply(line, &mut out, leds),
+                Line::Overlong => self.reply_overlong(&mut ws, leds),
+                Line::Text(line) => match self.reply(line, &mut ws, leds) {
+                    Some(reply) => reply,
+                    None => return Ok(End::Quit),
+                },
             };
-            if !more {
-                return Ok(End::Quit);
-            }
-            w.write_all(out.as_bytes()).map_err(ServeError::Write)?;
+            w.write_all(reply).map_err(ServeError::Write)?;
             w.flush().map_err(ServeError::Write)?;
         }
     }
 }
 
-/// `hints <hash> <total> <move>:<color>:<count> ...\n`
-fn write_hints<const N: usize>(out: &mut Reply, hash: i64, next: &NextMoves<N>) -> fmt::Result {
-    write!(out, "hints {hash} {}", next.total())?;
-    for c in next.classes().iter().take(MAX_HINTS) {
-        write!(out, " {}:{}:{}", Sgf(c.mv), c.color.letter(), c.count)?;
+/// The working memory of [`Hints::reply`]: the reply line and the classes of one position,
+/// reused from request to request.
+#[derive(Clone, Debug)]
+pub struct Workspace<const N: usize> {
+    reply: Reply,
+    next: NextMoves<N>,
+}
+
+impl<const N: usize> Default for Workspace<N> {
+    fn default() -> Self {
+        Self::new()
     }
-    out.write_str("\n")
+}
+
+impl<const N: usize> Workspace<N> {
+    /// An empty workspace.
+    pub fn new() -> Self {
+        Workspace {
+            reply: Reply::new(),
+            next: NextMoves::new(Size::STANDARD, crate::transform::TransformSet::IDENTITY),
+        }
+    }
+
+    /// The classes of the last position answered (all of them, not only the replied ones).
+    pub fn next_moves(&self) -> &NextMoves<N> {
+        &self.next
+    }
 }
 
 #[cfg(test)]
@@ -808,7 +932,48 @@ mod tests {
     }
 
     #[test]
+    fn numbers_and_moves_print_as_display_does() {
+        use std::string::ToString;
+        let mut r = Reply::new();
+        for v in [
+            0i64,
+            7,
+            -1,
+            959678554,
+            -2119680312,
+            4294967295,
+            4294967296,
+            -4294967296,
+            1_000_000_000,
+            999_999_999_999_999_999,
+            1_000_000_000_000_000_000,
+            i64::MAX,
+            i64::MIN,
+            i64::MIN + 1,
+        ] {
+            r.clear();
+            r.push_i64(v);
+            assert_eq!(r.as_bytes(), v.to_string().as_bytes());
+        }
+        for v in [u64::MAX, u32::MAX as u64 + 1, 10_000_000_000_000_000_000] {
+            r.clear();
+            r.push_u64(v);
+            assert_eq!(r.as_bytes(), v.to_string().as_bytes());
+        }
+        for mv in [
+            Move::Pass,
+            Move::Play(Point::new(15, 3)),
+            Move::Play(Point::new(0, 18)),
+        ] {
+            r.clear();
+            r.push_move(mv);
+            assert_eq!(r.as_bytes(), Sgf(mv).to_string().as_bytes());
+        }
+    }
+
+    #[test]
     fn replies_fit() {
+        use core::fmt::Write as _;
         let mut r = Reply::new();
         let long = "hints -9223372036854775808 18446744073709551615";
         r.write_str(long).unwrap();

@@ -63,12 +63,13 @@ fn in_upper_right_octant(p: Point, size: Size) -> bool {
 
 /// The point shown for the orbit of `p` under `sym`.
 fn representative(p: Point, sym: TransformSet, size: Size) -> Point {
-    let mut best = p;
     let rank = |q: Point| (!in_upper_right_octant(q, size), q.index19());
+    let (mut best, mut best_rank) = (p, rank(p));
     for t in sym.iter() {
         if let Some(q) = t.apply(p, size) {
-            if rank(q) < rank(best) {
-                best = q;
+            let r = rank(q);
+            if r < best_rank {
+                (best, best_rank) = (q, r);
             }
         }
     }
@@ -123,6 +124,14 @@ impl<const N: usize> NextMoves<N> {
             classes: heapless::Vec::new(),
             total: 0,
         }
+    }
+
+    /// Empties the accumulator for a new query, in place (a large `N` is not copied).
+    pub fn reset(&mut self, size: Size, sym: TransformSet) {
+        self.size = size;
+        self.sym = sym;
+        self.classes.clear();
+        self.total = 0;
     }
 
     /// The board size of the query.
