@@ -771,7 +771,13 @@ impl Board {
     /// (compared stone by stone; the keys only pre-filter).
     pub fn symmetries(&self) -> TransformSet {
         let mut set = TransformSet::IDENTITY;
+        let empty = self.stones[0].is_empty() && self.stones[1].is_empty();
         for &t in Transform::all_for(self.size) {
+            if empty {
+                // The empty board is symmetric under every transform of its size.
+                set = set.with(t);
+                continue;
+            }
             if t == Transform::IDENTITY || self.keys.0.get(t.index()) != Some(&self.keys.0[0]) {
                 continue;
             }

@@ -46,11 +46,12 @@ use core::fmt;
 
 use embedded_io::{Read, Write};
 
+use crate::board::{Board, Rules};
 use crate::book::Book;
 use crate::format::FormatError;
 use crate::notation::{sgf_letter, Sgf};
 use crate::point::{Color, Move, Point, Size};
-use crate::query::{position_after, position_from_cells, QueryError};
+use crate::query::{play_moves, set_cells, QueryError};
 use crate::search::{NextMoves, SearchError};
 
 /// The most bytes of a request line before its `\n` (a `\r` included).
@@ -479,30 +480,29 @@ impl Reply {
     }
 
     /// Appends `v` in decimal, as `Display` writes it, without 64-bit divisions for values
-    /// that fit 32 bits.
+    /// that fit 32 bits. (The digits are written in place, lowest first, then reversed.)
     pub fn push_u64(&mut self, mut v: u64) {
-        let mut digits = [0u8; 20];
-        let mut i = digits.len();
+        let start = self.len;
         // At most two 64-bit divisions, then 32-bit ones.
         while v > u32::MAX as u64 {
             let mut low = (v % 1_000_000_000) as u32;
             v /= 1_000_000_000;
             for _ in 0..9 {
-                i -= 1;
-                digits[i] = b'0' + (low % 10) as u8;
+                self.push(b'0' + (low % 10) as u8);
                 low /= 10;
             }
         }
         let mut v = v as u32;
         loop {
-            i -= 1;
-            digits[i] = b'0' + (v % 10) as u8;
+            self.push(b'0' + (v % 10) as u8);
             v /= 10;
             if v == 0 {
                 break;
             }
         }
-        self.push_bytes(digits.get(i..).unwrap_or(&[]));
+        if let Some(digits) = self.buf.get_mut(start..self.len) {
+            digits.reverse();
+        }
     }
 
     /// Appends `v` in decimal, as `Display` writes it.
@@ -614,15 +614,28 @@ impl<'a, const N: usize> Hints<'a, N> {
 
     /// Answers a position request into `next`: returns the bGo hash of the position
     /// (transform 0); `next` holds its classes, sorted.
-    fn answer(&self, request: &Request<'_>, next: &mut NextMoves<N>) -> Result<i64, Reason> {
+    fn answer(
+        &self,
+        request: &Request<'_>,
+        board: &mut Board,
+        next: &mut NextMoves<N>,
+    ) -> Result<i64, Reason> {
         let book = self.book.as_ref().map_err(|e| e.reason())?;
-        let board = match *request {
-            Request::Moves(moves) => position_after(moves, Size::STANDARD)?.0,
-            Request::Board { size, cells } => position_from_cells(size, cells)?,
+        // Set up in place (no copies of the board): as `position_after` and
+        // `position_from_cells` do.
+        match *request {
+            Request::Moves(moves) => {
+                *board = Board::new(Size::STANDARD);
+                play_moves(board, moves)?;
+            }
+            Request::Board { size, cells } => {
+                *board = Board::with_rules(size, Rules::RECORD);
+                set_cells(board, cells)?;
+            }
             Request::Quit => return Err(Reason::BadRequest),
-        };
+        }
         next.reset(board.size(), board.symmetries());
-        if let Some(entry) = book.find(&board) {
+        if let Some(entry) = book.find(board) {
             book.add_next_moves(&entry, next)?;
         }
         next.finish();
@@ -637,11 +650,15 @@ impl<'a, const N: usize> Hints<'a, N> {
         ws: &'w mut Workspace<N>,
         leds: &mut impl Leds,
     ) -> Option<&'w [u8]> {
-        let Workspace { reply: out, next } = ws;
+        let Workspace {
+            reply: out,
+            next,
+            board,
+        } = ws;
         let answer = match (parse_request(line), self.book.as_ref()) {
             (Ok(Request::Quit), _) => return None,
             (_, Err(e)) => Err(e.reason()),
-            (Ok(req), Ok(_)) => self.answer(&req, next),
+            (Ok(req), Ok(_)) => self.answer(&req, board, next),
             (Err(r), Ok(_)) => Err(r),
         };
         match answer {
@@ -694,12 +711,13 @@ impl<'a, const N: usize> Hints<'a, N> {
     }
 }
 
-/// The working memory of [`Hints::reply`]: the reply line and the classes of one position,
-/// reused from request to request.
+/// The working memory of [`Hints::reply`]: the reply line, the board and the classes of one
+/// position, reused from request to request.
 #[derive(Clone, Debug)]
 pub struct Workspace<const N: usize> {
     reply: Reply,
     next: NextMoves<N>,
+    board: Board,
 }
 
 impl<const N: usize> Default for Workspace<N> {
@@ -714,12 +732,18 @@ impl<const N: usize> Workspace<N> {
         Workspace {
             reply: Reply::new(),
             next: NextMoves::new(Size::STANDARD, crate::transform::TransformSet::IDENTITY),
+            board: Board::new(Size::STANDARD),
         }
     }
 
     /// The classes of the last position answered (all of them, not only the replied ones).
     pub fn next_moves(&self) -> &NextMoves<N> {
         &self.next
+    }
+
+    /// The board of the last request (the position answered, or as far as it was set up).
+    pub fn board(&self) -> &Board {
+        &self.board
     }
 }
 
