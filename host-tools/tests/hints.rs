@@ -146,6 +146,52 @@ fn hints_with_a_bad_book_answer_bad_book() {
     assert!(out.stdout.is_empty());
 }
 
+/// A handler holds the classes of one position in a fixed array of `N`; a book whose
+/// positions hold more next moves than that is refused with `error unsupported-book`.
+#[test]
+fn a_book_beyond_the_handler_capacity_is_refused() {
+    use kifudex_core::book::Book;
+    use kifudex_core::hints::{BookProblem, Hints, NoLeds};
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("bgo.kdb");
+    build(
+        &[shared("corpus/bgo_testsgf/TestSGF.tgz")],
+        &book,
+        &["--profile", "mcu", "--max-moves", "30"],
+    );
+    let bytes = std::fs::read(&book).unwrap();
+    let serve = |h: &dyn Fn(&mut &[u8], &mut &mut [u8]) -> usize| {
+        let mut input: &[u8] = b"moves\nmoves pd\nquit\n";
+        let mut out = [0u8; 512];
+        let mut w: &mut [u8] = &mut out;
+        let left = h(&mut input, &mut w);
+        String::from_utf8(out[..512 - left].to_vec()).unwrap()
+    };
+    // The archive's book holds at most 7 next moves per position.
+    let small: Hints<'_, 6> = Hints::new(Book::open(&bytes));
+    assert_eq!(
+        small.book().err(),
+        Some(BookProblem::TooManyMoves {
+            max_run: 7,
+            capacity: 6
+        })
+    );
+    let out = serve(&|r, w| {
+        small.serve(r, w, &mut NoLeds).unwrap();
+        w.len()
+    });
+    assert_eq!(out, "error unsupported-book\nerror unsupported-book\n");
+    let enough: Hints<'_, 7> = Hints::new(Book::open(&bytes));
+    let out = serve(&|r, w| {
+        enough.serve(r, w, &mut NoLeds).unwrap();
+        w.len()
+    });
+    assert!(
+        out.starts_with("hints 0 286 pd:B:210 qd:B:74 qe:B:2\nhints "),
+        "{out}"
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // The cross-check on real games: `kifudex hints` against `kifudex search --json`, and the
 // firmware under QEMU against `kifudex hints`.
