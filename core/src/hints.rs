@@ -686,8 +686,10 @@ impl<'a, const N: usize> Hints<'a, N> {
     }
 
     /// Answers the requests read from `r` on `w`, one reply line each (flushed after each
-    /// reply), lighting `leds`, until `quit` or the end of the input. Uses about
-    /// [`MAX_LINE`] + [`MAX_REPLY`] + `N` x 16 bytes of stack besides the board.
+    /// reply), lighting `leds`, until `quit` or the end of the input. Its working
+    /// memory is on the stack: a [`LineReader`] (1,056 bytes) and a [`Workspace`] (a
+    /// [`Reply`], a 368-byte board and `N` x 16 bytes of classes: 4,736 bytes for
+    /// [`CAPACITY`] on a 64-bit machine).
     pub fn serve<R: Read, W: Write, L: Leds>(
         &self,
         r: &mut R,
