@@ -43,6 +43,7 @@ const INSTRUCTIONS_PER_TICK: u64 = 40;
 /// Text lines to semihosting standard error, each sent in one write.
 struct Stderr(Option<hio::HostStream>);
 
+/// A line being formatted; a longer text is cut, keeping room for its `\n`.
 struct LineBuf {
     buf: [u8; 256],
     len: usize,
@@ -50,7 +51,7 @@ struct LineBuf {
 
 impl fmt::Write for LineBuf {
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        let room = self.buf.len() - self.len;
+        let room = self.buf.len() - 1 - self.len;
         let n = s.len().min(room);
         self.buf[self.len..self.len + n].copy_from_slice(&s.as_bytes()[..n]);
         self.len += n;
@@ -70,8 +71,8 @@ impl Stderr {
                 len: 0,
             };
             let _ = b.write_fmt(args);
-            let _ = b.write_str("\n");
-            let _ = s.write_all(&b.buf[..b.len]);
+            b.buf[b.len] = b'\n';
+            let _ = s.write_all(&b.buf[..b.len + 1]);
         }
     }
 }
