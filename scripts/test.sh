@@ -75,18 +75,27 @@ firmware_qemu() {
     record "firmware (QEMU)" skipped 0
     return 0
   fi
-  # ------------------------------------------------------------------------------------------
-  # TODO(firmware): add the firmware's run here, each command through `run` so it is timed and
-  # counted, e.g.:
-  #   run "book (mcu)" cargo run --release -p kifudex -- build <corpus> -o "$LOG_DIR/book" --profile mcu
-  #   run "firmware fmt" bash -c 'cd firmware-example && cargo fmt --all -- --check'
-  #   run "firmware clippy" bash -c 'cd firmware-example && cargo clippy --release -- -D warnings'
-  #   run "firmware (QEMU)" <compare `kifudex hints --index BOOK` with
-  #       `KIFUDEX_BOOK=BOOK cargo run --release` in firmware-example/ on the same requests>
-  # ------------------------------------------------------------------------------------------
-  section "firmware (QEMU)"
-  echo "--- firmware (QEMU): NOT WIRED YET: firmware-example/ exists but scripts/test.sh does not run it"
-  record "firmware (QEMU)" "not wired" 0
+  # Its own workspace: rustfmt and clippy there, then release builds for the Cortex-M4F
+  # (QEMU's mps2-an386) and an RP2040-class Cortex-M0+ (size only), around the default book.
+  run "firmware rustfmt" bash -c 'cd firmware-example && cargo fmt --all -- --check'
+  for target in thumbv7em-none-eabihf thumbv6m-none-eabi; do
+    run "firmware clippy ($target)" \
+      bash -c "cd firmware-example && cargo clippy --release --target $target -- -D warnings"
+    run "firmware build ($target)" \
+      bash -c "cd firmware-example && cargo build --release --target $target"
+  done
+  # The firmware around a book of real games, under QEMU, must reply byte for byte as
+  # `kifudex hints` does (host-tools/tests/hints.rs builds the book and the requests and runs
+  # `KIFUDEX_BOOK=... cargo run --release` in firmware-example/). Required here, not skipped.
+  run "firmware (QEMU): replies identical to kifudex hints" firmware_identical_replies
+}
+
+firmware_identical_replies() {
+  (
+    export KIFUDEX_REQUIRE_QEMU=1
+    cargo_test_checked --release -p kifudex --test hints \
+      firmware_replies_are_byte_identical_under_qemu -- --nocapture
+  )
 }
 
 section "setup"

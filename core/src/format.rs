@@ -177,11 +177,52 @@ fn u64_at(bytes: &[u8], at: usize) -> Result<u64, FormatError> {
     Ok(u64::from_le_bytes(a))
 }
 
-/// CRC-32 (IEEE) of `bytes`.
+/// CRC-32 (IEEE) of `bytes`: `crc32fast` with the `fast-crc` feature (the default: SIMD on
+/// desktops, 16 KiB of tables elsewhere), else [`crc32_small`].
+#[cfg(feature = "fast-crc")]
 pub fn crc32(bytes: &[u8]) -> u32 {
     let mut h = crc32fast::Hasher::new();
     h.update(bytes);
     h.finalize()
+}
+
+/// CRC-32 (IEEE) of `bytes`: `crc32fast` with the `fast-crc` feature (the default: SIMD on
+/// desktops, 16 KiB of tables elsewhere), else [`crc32_small`].
+#[cfg(not(feature = "fast-crc"))]
+pub fn crc32(bytes: &[u8]) -> u32 {
+    crc32_small(bytes)
+}
+
+/// The byte-at-a-time CRC-32 table (1 KiB), computed at compile time.
+const CRC_TABLE: [u32; 256] = {
+    let mut t = [0u32; 256];
+    let mut i = 0;
+    while i < 256 {
+        let mut c = i as u32;
+        let mut k = 0;
+        while k < 8 {
+            c = if c & 1 != 0 {
+                0xedb8_8320 ^ (c >> 1)
+            } else {
+                c >> 1
+            };
+            k += 1;
+        }
+        t[i] = c;
+        i += 1;
+    }
+    t
+};
+
+/// CRC-32 (IEEE) of `bytes`, one table lookup per byte: 1 KiB of table instead of
+/// `crc32fast`'s 16 KiB, for microcontroller builds (`default-features = false`), where
+/// a book is checked once at start.
+pub fn crc32_small(bytes: &[u8]) -> u32 {
+    let mut c = !0u32;
+    for &b in bytes {
+        c = CRC_TABLE[((c ^ b as u32) & 0xff) as usize] ^ (c >> 8);
+    }
+    !c
 }
 
 /// Rounds `n` up to a multiple of 8.
@@ -389,6 +430,15 @@ pub const fn bits_for(max: u64) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn small_crc_matches_the_standard() {
+        assert_eq!(crc32_small(b"123456789"), 0xcbf4_3926);
+        assert_eq!(crc32_small(b""), 0);
+        let data: [u8; 1000] = core::array::from_fn(|i| (i * 7 + i / 13) as u8);
+        assert_eq!(crc32_small(&data), crc32(&data));
+        assert_eq!(crc32(b"123456789"), 0xcbf4_3926);
+    }
 
     fn pack(values: &[u64], width: u32, out: &mut [u8]) -> usize {
         let n = Section::bytes_needed(values.len() as u64, width).unwrap() as usize;

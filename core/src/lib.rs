@@ -9,7 +9,8 @@
 //! - [`hash`]: bGo's additive board hash and kifudex's 128-bit Zobrist position key;
 //! - [`pointset`]: bitboard point sets;
 //! - [`board`]: fixed-array boards with groups, liberties, captures, ko and superko;
-//! - [`replay`]: a move sequence played on a board, with undo.
+//! - [`replay`]: a move sequence played on a board, with undo;
+//! - [`hints`]: the hint protocol's request handler (desktop and firmware).
 //!
 //! No function here panics on any input; every fallible operation returns an error value.
 #![no_std]
@@ -24,6 +25,7 @@ pub mod board;
 pub mod book;
 pub mod format;
 pub mod hash;
+pub mod hints;
 pub mod index;
 pub mod notation;
 pub mod point;

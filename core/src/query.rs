@@ -51,22 +51,38 @@ impl core::fmt::Display for QueryError {
 /// forbidden and simple ko enforced. Returns the board and the colour to move next.
 pub fn position_after(moves: &str, size: Size) -> Result<(Board, Color), QueryError> {
     let mut board = Board::new(size);
+    let color = play_moves(&mut board, moves)?;
+    Ok((board, color))
+}
+
+/// [`position_after`] in place: plays `moves` on `board` (normally a fresh
+/// `Board::new(size)`), Black first. Returns the colour to move next. On an error the
+/// board holds the moves before the bad one.
+pub fn play_moves(board: &mut Board, moves: &str) -> Result<Color, QueryError> {
     let mut color = Color::Black;
-    for mv in parse_moves(moves, size) {
+    for mv in parse_moves(moves, board.size()) {
         let mv = mv?;
         board.play(color, mv).map_err(QueryError::IllegalMove)?;
         color = color.opponent();
     }
-    Ok((board, color))
+    Ok(color)
 }
 
 /// A board snapshot of `size` from its cells row by row from the top: `.` empty, `X`
 /// black, `O` white. No history: captured stones are already off the board.
 pub fn position_from_cells(size: Size, cells: &[u8]) -> Result<Board, QueryError> {
+    let mut board = Board::with_rules(size, Rules::RECORD);
+    set_cells(&mut board, cells)?;
+    Ok(board)
+}
+
+/// [`position_from_cells`] in place: puts the cells on `board` (normally a fresh
+/// `Board::with_rules(size, Rules::RECORD)`), whose size gives the count of cells.
+pub fn set_cells(board: &mut Board, cells: &[u8]) -> Result<(), QueryError> {
+    let size = board.size();
     if cells.len() != size.points() {
         return Err(QueryError::BadRequest);
     }
-    let mut board = Board::with_rules(size, Rules::RECORD);
     let w = size.width() as usize;
     for (i, &c) in cells.iter().enumerate() {
         let stone = match c {
@@ -80,5 +96,5 @@ pub fn position_from_cells(size: Size, cells: &[u8]) -> Result<Board, QueryError
             .set_stone(p, stone)
             .map_err(|_| QueryError::BadRequest)?;
     }
-    Ok(board)
+    Ok(())
 }

@@ -63,12 +63,37 @@ fn in_upper_right_octant(p: Point, size: Size) -> bool {
 
 /// The point shown for the orbit of `p` under `sym`.
 fn representative(p: Point, sym: TransformSet, size: Size) -> Point {
-    let mut best = p;
+    if sym.0 == 0xff && size.is_square() && size.contains(p) {
+        return representative_all(p, size);
+    }
+    representative_by_search(p, sym, size)
+}
+
+/// [`representative`] under all 8 transforms of a square board (the empty board's group,
+/// the most common query): the orbit meets the closed upper-right octant in exactly one
+/// point, reached by mirroring into the right half, the top half, then across the
+/// anti-diagonal. Equal to [`representative_by_search`] (tested on every point of every
+/// size).
+fn representative_all(p: Point, size: Size) -> Point {
+    let m = size.width().saturating_sub(1);
+    let x = p.x.max(m.saturating_sub(p.x));
+    let y = p.y.min(m.saturating_sub(p.y));
+    if m.saturating_sub(x) <= y {
+        Point::new(x, y)
+    } else {
+        Point::new(m.saturating_sub(y), m.saturating_sub(x))
+    }
+}
+
+/// [`representative`] by trying every transform of `sym`.
+fn representative_by_search(p: Point, sym: TransformSet, size: Size) -> Point {
     let rank = |q: Point| (!in_upper_right_octant(q, size), q.index19());
+    let (mut best, mut best_rank) = (p, rank(p));
     for t in sym.iter() {
         if let Some(q) = t.apply(p, size) {
-            if rank(q) < rank(best) {
-                best = q;
+            let r = rank(q);
+            if r < best_rank {
+                (best, best_rank) = (q, r);
             }
         }
     }
@@ -123,6 +148,14 @@ impl<const N: usize> NextMoves<N> {
             classes: heapless::Vec::new(),
             total: 0,
         }
+    }
+
+    /// Empties the accumulator for a new query, in place (a large `N` is not copied).
+    pub fn reset(&mut self, size: Size, sym: TransformSet) {
+        self.size = size;
+        self.sym = sym;
+        self.classes.clear();
+        self.total = 0;
     }
 
     /// The board size of the query.
@@ -225,6 +258,24 @@ mod tests {
         let eq = equivalent(Move::Play(pt("dd")), all, s);
         assert_eq!(eq.len(), 4);
         assert_eq!(eq[0], Move::Play(pt("dd")));
+    }
+
+    #[test]
+    fn representative_of_the_full_group_in_closed_form() {
+        let all = TransformSet(0xff);
+        for n in 1..=19 {
+            let s = Size::square(n).unwrap();
+            for y in 0..n {
+                for x in 0..n {
+                    let p = Point::new(x, y);
+                    assert_eq!(
+                        representative_all(p, s),
+                        representative_by_search(p, all, s),
+                        "{n}x{n} {p:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

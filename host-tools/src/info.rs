@@ -36,8 +36,8 @@ pub fn describe(bytes: &[u8]) -> Result<String> {
         let _ = writeln!(s, "kifudex book (microcontroller), {} bytes", bytes.len());
         let _ = writeln!(
             s,
-            "  games {}, positions {}, next moves {}",
-            h.games, h.positions, h.next_moves
+            "  games {}, positions {}, next moves {} (at most {} per position)",
+            h.games, h.positions, h.next_moves, h.max_run
         );
         let _ = writeln!(
             s,

@@ -6,6 +6,7 @@
 
 pub mod build;
 pub mod games;
+pub mod hints;
 pub mod info;
 pub mod input;
 pub mod present;

@@ -35,6 +35,16 @@ enum Command {
         /// in memory).
         index: Option<PathBuf>,
     },
+    /// Answer the hint protocol (SPEC.md) from a book: requests on standard input, one
+    /// reply line each on standard output, as the firmware answers on its UART.
+    Hints {
+        /// The book (`kifudex build --profile mcu`).
+        #[arg(long)]
+        index: PathBuf,
+        /// Also print each reply's LED frame on standard error (`leds pd:255 dp:120`).
+        #[arg(long)]
+        leds: bool,
+    },
     /// What an index holds.
     Info {
         /// The index file.
@@ -216,6 +226,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let (bytes, label) = load_index(index.as_deref())?;
             let index = open(&bytes, &label)?;
             kifudex::shell::run(&index, &label)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Hints { index, leds } => {
+            let bytes = open_index_file(&index)?;
+            kifudex::hints::run_stdio(&bytes, &index.display().to_string(), leds)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Info { index } => {

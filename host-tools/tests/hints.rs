@@ -1,0 +1,739 @@
+//! `kifudex hints`: the hint protocol (SPEC.md) on books built from real games, checked
+//! against `kifudex search --json` on a desktop index of the same games and, where QEMU is
+//! installed, against the firmware's UART replies byte for byte.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn shared(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared")
+        .join(rel)
+}
+
+fn kifudex(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kifudex"))
+        .args(args)
+        .output()
+        .expect("run kifudex")
+}
+
+fn build(inputs: &[PathBuf], out: &Path, extra: &[&str]) {
+    let mut args: Vec<&str> = vec!["build"];
+    args.extend(inputs.iter().map(|p| p.to_str().unwrap()));
+    args.extend(["-o", out.to_str().unwrap(), "--quiet"]);
+    args.extend(extra);
+    let o = kifudex(&args);
+    assert!(
+        o.status.success(),
+        "build: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// Runs `kifudex hints` with `requests` on standard input.
+fn hints(book: &Path, requests: &[u8], extra: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kifudex"))
+        .args(["hints", "--index", book.to_str().unwrap()])
+        .args(extra)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run kifudex hints");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = requests.to_vec();
+    let writer = std::thread::spawn(move || {
+        // The handler may stop reading at `quit`: a broken pipe is fine.
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn hints_protocol_on_bgo_test_archive() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("bgo.kdb");
+    build(
+        &[shared("corpus/bgo_testsgf/TestSGF.tgz")],
+        &book,
+        &["--profile", "mcu", "--max-moves", "30"],
+    );
+    let mut req = Vec::new();
+    req.extend_from_slice(b"moves\n");
+    req.extend_from_slice(b"moves \r\n");
+    req.extend_from_slice(b"moves pd,dp,pp\n");
+    req.extend_from_slice(b"moves pd,pd\n");
+    req.extend_from_slice(b"moves pd,,dp\n");
+    req.extend_from_slice(b"moves zz\n");
+    // The empty 19x19 board as a sensor snapshot, and one with a stone at pd.
+    req.extend_from_slice(format!("board 19 {}\n", ".".repeat(361)).as_bytes());
+    let mut cells = vec![b'.'; 361];
+    cells[3 * 19 + 15] = b'X';
+    req.extend_from_slice(b"board 19 ");
+    req.extend_from_slice(&cells);
+    req.push(b'\n');
+    req.extend_from_slice(format!("board 19 {}\n", ".".repeat(360)).as_bytes());
+    req.extend_from_slice(b"board 20 .\n");
+    req.extend_from_slice(b"board 9 .........\n");
+    req.extend_from_slice(format!("board 9 {}\n", ".".repeat(81)).as_bytes());
+    req.extend_from_slice(b"hello\n\n");
+    req.extend_from_slice(&[b'm'; 5000]);
+    req.extend_from_slice(b"\n\x00\xff\x01\x1b[A\n");
+    req.extend_from_slice(b"quit\nmoves\n");
+    let out = hints(&book, &req, &["--leds"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let lines: Vec<String> = text(&out.stdout).lines().map(str::to_string).collect();
+    // bGo's answer for the empty board: the pd class 210, qd 74, qe 2 (total 286).
+    let empty = "hints 0 286 pd:B:210 qd:B:74 qe:B:2";
+    assert_eq!(
+        lines,
+        [
+            empty,
+            empty,
+            "hints 959678554 7 dd:W:6 dc:W:1",
+            "error illegal-move",
+            "error bad-request",
+            "error illegal-move",
+            empty,
+            lines[7].as_str(),
+            "error bad-request",
+            "error unsupported-size",
+            "error bad-request",
+            "hints 0 0",
+            "error bad-request",
+            "error bad-request",
+            "error bad-request",
+            "error bad-request",
+        ]
+    );
+    assert!(lines[7].starts_with("hints "), "{}", lines[7]);
+    // The LED frames, one per reply, on standard error only.
+    let frames: Vec<&str> = std::str::from_utf8(&out.stderr).unwrap().lines().collect();
+    assert_eq!(frames.len(), lines.len());
+    assert_eq!(frames[0], "leds pd:255 qd:90 qe:2");
+    assert_eq!(frames[3], "leds");
+}
+
+#[test]
+fn hints_with_a_bad_book_answer_bad_book() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.kdb");
+    std::fs::write(&bad, b"KIFUDEX\x1a this is not a book").unwrap();
+    let out = hints(&bad, b"moves\nmoves pd\nnonsense\nquit\nmoves\n", &[]);
+    assert!(out.status.success());
+    assert_eq!(text(&out.stdout), "error bad-book\n".repeat(3));
+    assert!(
+        text(&out.stderr).contains("bad book"),
+        "{}",
+        text(&out.stderr)
+    );
+    // A desktop index is not a book either.
+    let index = dir.path().join("bgo.kdx");
+    build(&[shared("corpus/bgo_testsgf/TestSGF.tgz")], &index, &[]);
+    let out = hints(&index, b"moves\n", &[]);
+    assert_eq!(text(&out.stdout), "error bad-book\n");
+    // A missing file is a command-line error.
+    let out = hints(&dir.path().join("missing"), b"moves\n", &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+}
+
+/// A handler holds the classes of one position in a fixed array of `N`; a book whose
+/// positions hold more next moves than that is refused with `error unsupported-book`.
+#[test]
+fn a_book_beyond_the_handler_capacity_is_refused() {
+    use kifudex_core::book::Book;
+    use kifudex_core::hints::{BookProblem, Hints, NoLeds};
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("bgo.kdb");
+    build(
+        &[shared("corpus/bgo_testsgf/TestSGF.tgz")],
+        &book,
+        &["--profile", "mcu", "--max-moves", "30"],
+    );
+    let bytes = std::fs::read(&book).unwrap();
+    let serve = |h: &dyn Fn(&mut &[u8], &mut &mut [u8]) -> usize| {
+        let mut input: &[u8] = b"moves\nmoves pd\nquit\n";
+        let mut out = [0u8; 512];
+        let mut w: &mut [u8] = &mut out;
+        let left = h(&mut input, &mut w);
+        String::from_utf8(out[..512 - left].to_vec()).unwrap()
+    };
+    // The archive's book holds at most 7 next moves per position.
+    let small: Hints<'_, 6> = Hints::new(Book::open(&bytes));
+    assert_eq!(
+        small.book().err(),
+        Some(BookProblem::TooManyMoves {
+            max_run: 7,
+            capacity: 6
+        })
+    );
+    let out = serve(&|r, w| {
+        small.serve(r, w, &mut NoLeds).unwrap();
+        w.len()
+    });
+    assert_eq!(out, "error unsupported-book\nerror unsupported-book\n");
+    let enough: Hints<'_, 7> = Hints::new(Book::open(&bytes));
+    let out = serve(&|r, w| {
+        enough.serve(r, w, &mut NoLeds).unwrap();
+        w.len()
+    });
+    assert!(
+        out.starts_with("hints 0 286 pd:B:210 qd:B:74 qe:B:2\nhints "),
+        "{out}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The cross-check on real games: `kifudex hints` against `kifudex search --json`, and the
+// firmware under QEMU against `kifudex hints`.
+// ---------------------------------------------------------------------------------------------
+
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use kifudex::input::collect_sources;
+use kifudex::sgf::{Event, GameRecord};
+use kifudex_core::hints::MAX_LINE;
+use kifudex_core::notation::Sgf;
+use kifudex_core::query::position_after;
+use kifudex_core::{Board, Color, Move, Point, Rules, Size, Stone};
+
+/// The games of the cross-check: professional 19x19 games (handicap games included) and
+/// 9x9 games.
+const CROSS_INPUTS: [&str; 2] = ["corpus/fox_pro/9p", "corpus/aeb_9x9"];
+const CROSS_MAX_MOVES: &str = "40";
+
+/// A position of a real game: its cells row by row (`.` `X` `O`) and, when the position
+/// can be stated as `--moves` from the empty board, those moves (setup stones played as
+/// moves, passes keeping the colours alternating).
+#[derive(Clone, Debug)]
+struct Position {
+    size: u8,
+    cells: String,
+    moves: Option<String>,
+}
+
+/// A request of the cross-check and how its expected reply is found.
+#[derive(Clone, Debug)]
+enum Expect {
+    /// `kifudex search --json --size N --moves M`.
+    Search { size: u8, moves: String },
+    /// A fixed reply.
+    Fixed(&'static str),
+}
+
+struct Cross {
+    book: PathBuf,
+    requests: Vec<u8>,
+    /// One per request line before `quit`.
+    expect: Vec<Expect>,
+    index: PathBuf,
+}
+
+fn cells_of(board: &Board) -> String {
+    let s = board.size();
+    let mut out = String::with_capacity(s.points());
+    for y in 0..s.height() {
+        for x in 0..s.width() {
+            out.push(match board.get(Point::new(x, y)) {
+                Stone::Empty => '.',
+                Stone::Black => 'X',
+                Stone::White => 'O',
+            });
+        }
+    }
+    out
+}
+
+/// The positions before each move of a game's main line (and after its last move),
+/// replayed with captures as the index does; the replay stops where the build's does.
+fn positions(g: &GameRecord) -> Vec<Position> {
+    let size = g.size;
+    let mut board = Board::with_rules(size, Rules::RECORD);
+    let mut moves: Vec<String> = Vec::new();
+    let mut expressible = true;
+    let mut next = Color::Black;
+    let mut out = Vec::new();
+    let add = |moves: &mut Vec<String>, next: &mut Color, c: Color, m: Move| {
+        if *next != c {
+            moves.push("pass".into());
+        }
+        moves.push(Sgf(m).to_string());
+        *next = c.opponent();
+    };
+    let snapshot = |board: &Board, moves: &[String], expressible: bool| Position {
+        size: size.width(),
+        cells: cells_of(board),
+        moves: expressible.then(|| moves.join(",")),
+    };
+    for ev in &g.events {
+        match *ev {
+            Event::Setup { point, stone } => {
+                match stone.color() {
+                    Some(c) if board.get(point) == Stone::Empty => {
+                        add(&mut moves, &mut next, c, Move::Play(point))
+                    }
+                    _ => expressible = false,
+                }
+                if board.set_stone(point, stone).is_err() {
+                    break;
+                }
+            }
+            Event::Move { color, mv } => {
+                out.push(snapshot(&board, &moves, expressible));
+                let Some(m) = mv.to_move() else { break };
+                if board.play(color, m).is_err() {
+                    break;
+                }
+                add(&mut moves, &mut next, color, m);
+            }
+        }
+    }
+    out.push(snapshot(&board, &moves, expressible));
+    // Keep the moves only where they give exactly this position under the query rules
+    // (a recorded suicide, or a setup stone that captures, cannot be stated as moves).
+    for p in &mut out {
+        if let Some(m) = &p.moves {
+            let ok = position_after(m, Size::square(p.size).unwrap())
+                .is_ok_and(|(b, _)| cells_of(&b) == p.cells);
+            if !ok {
+                p.moves = None;
+            }
+        }
+    }
+    out
+}
+
+/// A small deterministic generator (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Builds the book and the desktop index (same inputs and options) and the requests, once
+/// per test process; the files live in Cargo's temporary folder for integration tests.
+fn cross() -> &'static Cross {
+    static CROSS: OnceLock<Cross> = OnceLock::new();
+    CROSS.get_or_init(|| {
+        let t0 = Instant::now();
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hints-cross");
+        std::fs::create_dir_all(&dir).unwrap();
+        let inputs: Vec<PathBuf> = CROSS_INPUTS.iter().map(|p| shared(p)).collect();
+        let book = dir.join("cross.kdb");
+        let index = dir.join("cross.kdx");
+        build(
+            &inputs,
+            &book,
+            &["--profile", "mcu", "--max-moves", CROSS_MAX_MOVES],
+        );
+        build(&inputs, &index, &["--max-moves", CROSS_MAX_MOVES]);
+
+        let (sources, _) = collect_sources(&inputs);
+        let games: Vec<GameRecord> = sources.iter().flat_map(|s| s.parse().games).collect();
+        let big: Vec<&GameRecord> = games.iter().filter(|g| g.size == Size::STANDARD).collect();
+        let nine: Vec<&GameRecord> = games
+            .iter()
+            .filter(|g| g.size == Size::square(9).unwrap())
+            .collect();
+        assert!(
+            big.len() > 5000 && nine.len() > 400,
+            "{} {}",
+            big.len(),
+            nine.len()
+        );
+        let handicap = big
+            .iter()
+            .filter(|g| g.events.iter().any(|e| matches!(e, Event::Setup { .. })))
+            .count();
+        assert!(handicap > 100, "only {handicap} handicap games");
+
+        let mut rng = Rng(0x6b69_6675_6465_7831);
+        // A ply: mostly within the book's first 40 moves, sometimes anywhere in the game.
+        let pick = |rng: &mut Rng, g: &GameRecord| -> Position {
+            let ps = positions(g);
+            let n = ps.len();
+            let i = if rng.below(10) < 7 {
+                rng.below(n.min(46))
+            } else {
+                rng.below(n)
+            };
+            ps[i].clone()
+        };
+        let mut requests = Vec::new();
+        let mut expect = Vec::new();
+        let mut push = |requests: &mut Vec<u8>, line: &[u8], e: Expect| {
+            requests.extend_from_slice(line);
+            requests.push(b'\n');
+            expect.push(e);
+        };
+        let (mut n_moves, mut n_board) = (0, 0);
+        // 19x19: a `moves` request and, for most, the same position as a sensor snapshot.
+        while n_moves < 800 {
+            let g = big[rng.below(big.len())];
+            let p = pick(&mut rng, g);
+            let Some(moves) = p.moves.clone() else {
+                continue;
+            };
+            let line = format!("moves {moves}");
+            let e = if line.len() > MAX_LINE {
+                Expect::Fixed("error bad-request")
+            } else {
+                Expect::Search {
+                    size: 19,
+                    moves: moves.clone(),
+                }
+            };
+            push(&mut requests, line.as_bytes(), e);
+            n_moves += 1;
+            if rng.below(4) != 0 {
+                let e = Expect::Search { size: 19, moves };
+                push(&mut requests, format!("board 19 {}", p.cells).as_bytes(), e);
+                n_board += 1;
+            }
+        }
+        // 9x9 sensor snapshots, found by `search --size 9`.
+        let mut n_nine = 0;
+        while n_nine < 250 {
+            let g = nine[rng.below(nine.len())];
+            let p = pick(&mut rng, g);
+            let Some(moves) = p.moves.clone() else {
+                continue;
+            };
+            let e = Expect::Search { size: 9, moves };
+            push(&mut requests, format!("board 9 {}", p.cells).as_bytes(), e);
+            n_nine += 1;
+        }
+        // Malformed requests, among them the SPEC's examples of errors.
+        let long = format!("moves {}", ["pd", "dp"].repeat(400).join(","));
+        let noise: Vec<u8> = (0..300u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .filter(|&b| b != b'\n')
+            .collect();
+        let bad: Vec<(Vec<u8>, &'static str)> = vec![
+            (long.into_bytes(), "error bad-request"),
+            (vec![b'x'; 5 * MAX_LINE], "error bad-request"),
+            (
+                format!("board 19 {}", ".".repeat(360)).into_bytes(),
+                "error bad-request",
+            ),
+            (
+                format!("board 19 {}", ".".repeat(362)).into_bytes(),
+                "error bad-request",
+            ),
+            (
+                format!("board 9 {}", ".".repeat(361)).into_bytes(),
+                "error bad-request",
+            ),
+            (
+                format!("board 19 {}x", ".".repeat(360)).into_bytes(),
+                "error bad-request",
+            ),
+            (b"board 20 .".to_vec(), "error unsupported-size"),
+            (b"board 0 ".to_vec(), "error unsupported-size"),
+            (b"board nineteen .".to_vec(), "error bad-request"),
+            (b"hello".to_vec(), "error bad-request"),
+            (b"Moves pd".to_vec(), "error bad-request"),
+            (b"moves pd,pd".to_vec(), "error illegal-move"),
+            (b"moves pd,dp,pd".to_vec(), "error illegal-move"),
+            (b"moves zz".to_vec(), "error illegal-move"),
+            (b"moves pd,,dp".to_vec(), "error bad-request"),
+            (b"moves pd,".to_vec(), "error bad-request"),
+            (b"moves p".to_vec(), "error bad-request"),
+            (noise, "error bad-request"),
+            (
+                vec![0, 1, 2, 3, 0x1b, b'[', b'A', 0xff, 0xfe],
+                "error bad-request",
+            ),
+            (b"".to_vec(), "error bad-request"),
+            (b"\r".to_vec(), "error bad-request"),
+            (b"   ".to_vec(), "error bad-request"),
+            (b"quit please".to_vec(), "error bad-request"),
+        ];
+        let n_bad = bad.len();
+        for (line, reply) in bad {
+            push(&mut requests, &line, Expect::Fixed(reply));
+        }
+        // A stone on the last point, as a snapshot; Windows line ends; then the end.
+        push(
+            &mut requests,
+            format!("board 19 {}X", ".".repeat(360)).as_bytes(),
+            Expect::Search {
+                size: 19,
+                moves: "ss".into(),
+            },
+        );
+        push(
+            &mut requests,
+            b"moves pd,dp,pp\r",
+            Expect::Search {
+                size: 19,
+                moves: "pd,dp,pp".into(),
+            },
+        );
+        requests.extend_from_slice(b"quit\nmoves\n");
+        eprintln!(
+            "cross-check: {} games ({handicap} with setup stones), {} requests: {n_moves} moves, \
+             {n_board} 19x19 and {n_nine} 9x9 snapshots, {n_bad} malformed; prepared in {:.1?}",
+            games.len(),
+            expect.len(),
+            t0.elapsed()
+        );
+        Cross {
+            book,
+            requests,
+            expect,
+            index,
+        }
+    })
+}
+
+/// The `hints` line that `search --json` stands for: hash, total, the first 10 classes.
+fn hints_line(v: &serde_json::Value) -> String {
+    let mut s = format!("hints {} {}", v["hash"], v["total"]);
+    for c in v["next"].as_array().unwrap().iter().take(10) {
+        s.push_str(&format!(
+            " {}:{}:{}",
+            c["move"].as_str().unwrap(),
+            c["color"].as_str().unwrap(),
+            c["count"]
+        ));
+    }
+    s
+}
+
+/// The expected reply of every request, `search` run on 2 threads.
+fn expected_replies(c: &Cross) -> Vec<String> {
+    let index = c.index.to_str().unwrap();
+    let n = c.expect.len();
+    let mut out = vec![String::new(); n];
+    let workers = 2;
+    std::thread::scope(|s| {
+        for (w, chunk) in out.chunks_mut(n.div_ceil(workers)).enumerate() {
+            let base = w * n.div_ceil(workers);
+            let expect = &c.expect;
+            s.spawn(move || {
+                for (k, slot) in chunk.iter_mut().enumerate() {
+                    *slot = match &expect[base + k] {
+                        Expect::Fixed(r) => r.to_string(),
+                        Expect::Search { size, moves } => {
+                            let size = size.to_string();
+                            let o = kifudex(&[
+                                "search", "--index", index, "--size", &size, "--moves", moves,
+                                "--json",
+                            ]);
+                            assert!(o.status.success(), "search {moves}: {}", text(&o.stderr));
+                            hints_line(&serde_json::from_slice(&o.stdout).unwrap())
+                        }
+                    };
+                }
+            });
+        }
+    });
+    out
+}
+
+#[test]
+fn hints_agree_with_desktop_search_on_real_games() {
+    let c = cross();
+    let t0 = Instant::now();
+    let out = hints(&c.book, &c.requests, &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let got: Vec<&str> = std::str::from_utf8(&out.stdout)
+        .expect("replies are ASCII")
+        .split_terminator('\n')
+        .collect();
+    let t_hints = t0.elapsed();
+    let want = expected_replies(c);
+    assert_eq!(got.len(), want.len(), "one reply per request line");
+    let mut bad = 0;
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        if g != w {
+            bad += 1;
+            if bad <= 10 {
+                eprintln!(
+                    "request {i} ({:?}):\n  hints:  {g}\n  search: {w}",
+                    c.expect[i]
+                );
+            }
+        }
+    }
+    assert_eq!(bad, 0, "{bad} of {} replies differ", want.len());
+    // The check means something: most positions are in the book, many with several moves.
+    let hits = got
+        .iter()
+        .filter(|l| l.starts_with("hints ") && !l.ends_with(" 0"))
+        .count();
+    let many = got.iter().filter(|l| l.split(' ').count() >= 6).count();
+    assert!(
+        hits * 10 >= got.len() * 6,
+        "only {hits} of {} found",
+        got.len()
+    );
+    assert!(many >= 100, "only {many} replies with 3 or more classes");
+    eprintln!(
+        "{} replies equal to search's ({hits} found in the book, {many} with 3+ classes); \
+         kifudex hints took {t_hints:.1?}, {} searches {:.1?}",
+        got.len(),
+        c.expect
+            .iter()
+            .filter(|e| matches!(e, Expect::Search { .. }))
+            .count(),
+        t0.elapsed() - t_hints
+    );
+}
+
+/// Runs `cmd` with `input` on standard input, killing it after `limit`.
+fn run_with_timeout(mut cmd: Command, input: &[u8], limit: Duration) -> Output {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out_reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stdout, &mut v);
+        v
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stderr, &mut v);
+        v
+    });
+    let deadline = Instant::now() + limit;
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("timed out after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    writer.join().unwrap();
+    Output {
+        status,
+        stdout: out_reader.join().unwrap(),
+        stderr: err_reader.join().unwrap(),
+    }
+}
+
+fn have_qemu() -> bool {
+    Command::new("qemu-system-arm")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// The firmware built around the cross-check's book answers the same requests under QEMU
+/// with the same bytes as `kifudex hints`. Skipped without `qemu-system-arm` unless
+/// `KIFUDEX_REQUIRE_QEMU=1` (as `scripts/test.sh` sets it).
+#[test]
+fn firmware_replies_are_byte_identical_under_qemu() {
+    if !have_qemu() {
+        assert!(
+            std::env::var_os("KIFUDEX_REQUIRE_QEMU").is_none_or(|v| v != "1"),
+            "KIFUDEX_REQUIRE_QEMU=1 but qemu-system-arm is not installed"
+        );
+        eprintln!("skipped: qemu-system-arm is not installed");
+        return;
+    }
+    let c = cross();
+    let fw = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../firmware-example");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let firmware = |args: &[&str]| {
+        let mut cmd = Command::new(&cargo);
+        cmd.current_dir(&fw)
+            .args(args)
+            .env("KIFUDEX_BOOK", c.book.canonicalize().unwrap())
+            // The firmware is its own workspace with its own target folder.
+            .env_remove("CARGO_TARGET_DIR")
+            .env_remove("CARGO_BUILD_TARGET");
+        cmd
+    };
+    let t0 = Instant::now();
+    let built = run_with_timeout(
+        firmware(&["build", "--release"]),
+        b"",
+        Duration::from_secs(1200),
+    );
+    assert!(
+        built.status.success(),
+        "firmware build: {}",
+        text(&built.stderr)
+    );
+    let t_build = t0.elapsed();
+    let fw_out = run_with_timeout(
+        firmware(&["run", "--release", "-q"]),
+        &c.requests,
+        Duration::from_secs(600),
+    );
+    let t_run = t0.elapsed() - t_build;
+    assert!(
+        fw_out.status.success(),
+        "firmware exit {:?}: {}",
+        fw_out.status,
+        text(&fw_out.stderr)
+    );
+    let host = hints(&c.book, &c.requests, &[]);
+    assert!(host.status.success());
+    let replies = host.stdout.iter().filter(|&&b| b == b'\n').count();
+    assert_eq!(replies, c.expect.len());
+    if fw_out.stdout != host.stdout {
+        let f = text(&fw_out.stdout);
+        let h = text(&host.stdout);
+        let first = f
+            .lines()
+            .zip(h.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or(f.lines().count().min(h.lines().count()));
+        panic!(
+            "firmware and kifudex hints differ from reply {first}: firmware {:?}, hints {:?} \
+             ({} and {} bytes)",
+            f.lines().nth(first),
+            h.lines().nth(first),
+            f.len(),
+            h.len()
+        );
+    }
+    // The firmware's own account on standard error: its LED frames and the counts.
+    let err = text(&fw_out.stderr);
+    let frames = err.lines().filter(|l| l.starts_with("leds")).count();
+    assert_eq!(frames, replies, "one LED frame per reply");
+    for l in err.lines().filter(|l| l.starts_with("kifudex firmware:")) {
+        eprintln!("{l}");
+    }
+    eprintln!(
+        "firmware: {replies} replies byte-identical to kifudex hints ({} bytes); built in \
+         {t_build:.1?}, ran in {t_run:.1?}",
+        host.stdout.len()
+    );
+}
