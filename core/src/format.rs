@@ -305,14 +305,25 @@ impl<'a> Container<'a> {
     /// (40 bytes). The caller writes the header, zero padding to a multiple of 8, then
     /// the body.
     pub fn preamble(kind: Kind, header: &[u8], body: &[u8]) -> [u8; PREAMBLE_LEN] {
+        Container::preamble_for(kind, header, body.len() as u64, crc32(body))
+    }
+
+    /// [`Container::preamble`] for a body given by its length and CRC-32 (for a writer
+    /// that streams the body in pieces).
+    pub fn preamble_for(
+        kind: Kind,
+        header: &[u8],
+        body_len: u64,
+        body_crc: u32,
+    ) -> [u8; PREAMBLE_LEN] {
         let mut p = [0u8; PREAMBLE_LEN];
         p[0..8].copy_from_slice(&MAGIC);
         p[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
         p[12..16].copy_from_slice(&(kind as u32).to_le_bytes());
         p[16..20].copy_from_slice(&(header.len() as u32).to_le_bytes());
         p[20..24].copy_from_slice(&crc32(header).to_le_bytes());
-        p[24..32].copy_from_slice(&(body.len() as u64).to_le_bytes());
-        p[32..36].copy_from_slice(&crc32(body).to_le_bytes());
+        p[24..32].copy_from_slice(&body_len.to_le_bytes());
+        p[32..36].copy_from_slice(&body_crc.to_le_bytes());
         p
     }
 }

@@ -1,7 +1,7 @@
 //! Writing kifudex files: packed fixed-width records and the section layout of
 //! [`kifudex_core::format`].
 
-use kifudex_core::format::{align8, Container, Kind, Section};
+use kifudex_core::format::{align8, Container, Kind, Section, PREAMBLE_LEN};
 
 /// Fixed-width records packed little-endian, `width` bits each.
 pub struct BitWriter {
@@ -60,46 +60,91 @@ impl BitWriter {
     }
 }
 
-/// The body of a file under construction.
+/// The body of a file under construction: its sections as separate pieces (never copied
+/// into one buffer), with the running length and CRC-32.
 #[derive(Default)]
 pub struct Body {
-    bytes: Vec<u8>,
+    pieces: Vec<Vec<u8>>,
+    len: usize,
+    crc: crc32fast::Hasher,
 }
 
 impl Body {
     /// Adds packed records as a section.
     pub fn packed(&mut self, w: BitWriter) -> Section {
         let (bytes, width, count) = w.finish();
-        self.raw(&bytes, width, count)
+        self.raw(bytes, width, count)
     }
 
     /// Adds fixed-width byte rows (`width_bytes` each) as a section.
-    pub fn rows(&mut self, bytes: &[u8], width_bytes: usize) -> Section {
+    pub fn rows(&mut self, mut bytes: Vec<u8>, width_bytes: usize) -> Section {
         let count = bytes.len().checked_div(width_bytes).unwrap_or(0) as u64;
-        let mut padded = bytes.to_vec();
-        padded.extend_from_slice(&[0u8; 8]);
-        self.raw(&padded, width_bytes as u32 * 8, count)
+        bytes.extend_from_slice(&[0u8; 8]);
+        self.raw(bytes, width_bytes as u32 * 8, count)
     }
 
-    fn raw(&mut self, bytes: &[u8], width_bits: u32, count: u64) -> Section {
-        let offset = align8(self.bytes.len());
-        self.bytes.resize(offset, 0);
-        self.bytes.extend_from_slice(bytes);
-        Section {
+    fn raw(&mut self, bytes: Vec<u8>, width_bits: u32, count: u64) -> Section {
+        let offset = align8(self.len);
+        if offset > self.len {
+            let pad = vec![0u8; offset - self.len];
+            self.crc.update(&pad);
+            self.pieces.push(pad);
+        }
+        self.crc.update(&bytes);
+        self.len = offset + bytes.len();
+        let section = Section {
             offset: offset as u64,
             len: bytes.len() as u64,
             count,
             width_bits,
-        }
+        };
+        self.pieces.push(bytes);
+        section
     }
 
     /// The whole file: preamble, header, padding, body.
-    pub fn file(self, kind: Kind, header: &[u8]) -> Vec<u8> {
-        let mut out = Vec::with_capacity(64 + header.len() + self.bytes.len());
-        out.extend_from_slice(&Container::preamble(kind, header, &self.bytes));
-        out.extend_from_slice(header);
-        out.resize(align8(out.len()), 0);
-        out.extend_from_slice(&self.bytes);
+    pub fn file(self, kind: Kind, header: Vec<u8>) -> EncodedFile {
+        let preamble = Container::preamble_for(kind, &header, self.len as u64, self.crc.finalize());
+        let mut head = Vec::with_capacity(align8(PREAMBLE_LEN + header.len()));
+        head.extend_from_slice(&preamble);
+        head.extend_from_slice(&header);
+        head.resize(align8(head.len()), 0);
+        let mut pieces = self.pieces;
+        pieces.insert(0, head);
+        EncodedFile { pieces }
+    }
+}
+
+/// A finished file, as the pieces to write one after the other.
+pub struct EncodedFile {
+    pieces: Vec<Vec<u8>>,
+}
+
+impl EncodedFile {
+    /// Length in bytes.
+    pub fn len(&self) -> usize {
+        self.pieces.iter().map(Vec::len).sum()
+    }
+
+    /// Whether the file is empty (never, for a finished file).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Writes the file to `w`.
+    pub fn write_to(&self, w: &mut impl std::io::Write) -> std::io::Result<()> {
+        for p in &self.pieces {
+            w.write_all(p)?;
+        }
+        Ok(())
+    }
+
+    /// The file as one buffer.
+    pub fn to_vec(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.len());
+        for p in &self.pieces {
+            out.extend_from_slice(p);
+        }
         out
     }
 }
@@ -121,7 +166,8 @@ mod tests {
             }
             let mut body = Body::default();
             let sec: Section = body.packed(w);
-            let p = sec.packed(&body.bytes).unwrap();
+            let bytes = body.pieces.concat();
+            let p = sec.packed(&bytes).unwrap();
             for (i, &v) in vals.iter().enumerate() {
                 assert_eq!(p.get(i), Some(v));
             }

@@ -6,7 +6,7 @@ use anyhow::{bail, Context, Result};
 use kifudex_core::book::BookHeader;
 use kifudex_core::format::{bits_for, Kind};
 
-use super::bits::{BitWriter, Body};
+use super::bits::{BitWriter, Body, EncodedFile};
 use super::index_file::canonical_code;
 use super::{BuildOptions, BuildReport, Collected};
 
@@ -14,7 +14,7 @@ use super::{BuildOptions, BuildReport, Collected};
 pub const REM_BITS: u32 = 32;
 
 /// Encodes the book file.
-pub fn encode(c: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> Result<Vec<u8>> {
+pub fn encode(c: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> Result<EncodedFile> {
     // Every position's next moves in canonical orientation, pruned.
     let mut positions: Vec<(u128, Vec<(u16, u32)>)> = Vec::new();
     let mut sizes = [0u32; 19];
@@ -139,5 +139,5 @@ pub fn encode(c: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> R
     report.records = n_next;
     report.positions = n_pos;
     let head = postcard::to_allocvec(&header).context("encoding the book header")?;
-    Ok(body.file(Kind::Book, &head))
+    Ok(body.file(Kind::Book, head))
 }

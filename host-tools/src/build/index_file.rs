@@ -9,7 +9,7 @@ use kifudex_core::index::{
 };
 use kifudex_core::{Color, Move, Transform};
 
-use super::bits::{BitWriter, Body};
+use super::bits::{BitWriter, Body, EncodedFile};
 use super::replay::ReplayedGame;
 use super::{BuildOptions, BuildReport, Collected};
 use crate::sgf::Margin;
@@ -113,7 +113,7 @@ fn game_row(
 }
 
 /// Encodes the index file.
-pub fn encode(c: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> Result<Vec<u8>> {
+pub fn encode(c: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> Result<EncodedFile> {
     let mut body = Body::default();
     let mut header = IndexHeader {
         max_moves: opts.max_moves.unwrap_or(0),
@@ -141,7 +141,7 @@ pub fn encode(c: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> R
         }
         setup_start += g.setup.len() as u32;
     }
-    header.games_section = body.rows(&rows, GAME_BYTES);
+    header.games_section = body.rows(rows, GAME_BYTES);
     let total_bytes: usize = strings.list.iter().map(|s| s.len()).sum();
     let mut idx = BitWriter::new(bits_for(total_bytes as u64).max(8));
     let mut pool = Vec::with_capacity(total_bytes);
@@ -151,7 +151,7 @@ pub fn encode(c: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> R
         idx.push(pool.len() as u64);
     }
     header.string_index = body.packed(idx);
-    header.strings = body.rows(&pool, 1);
+    header.strings = body.rows(pool, 1);
     header.moves = body.packed(moves);
     header.setup = body.packed(setup);
 
@@ -233,11 +233,11 @@ pub fn encode(c: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> R
                 | (*w as u64) << (10 + 2 * cb),
         );
     }
-    header.shared = body.rows(&shared_rows, 24);
+    header.shared = body.rows(shared_rows, 24);
     header.next = body.packed(nw);
 
     let head = postcard::to_allocvec(&header).context("encoding the index header")?;
-    Ok(body.file(Kind::Index, &head))
+    Ok(body.file(Kind::Index, head))
 }
 
 /// A stored move code (`code | colour << 9`) mapped into the canonical orientation.

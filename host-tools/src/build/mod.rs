@@ -442,11 +442,11 @@ pub fn build(paths: &[PathBuf], out: &Path, opts: &BuildOptions) -> Result<Build
     let t0 = Instant::now();
     let mut report = BuildReport::default();
     let collected = collect(paths, opts, &mut report)?;
-    let bytes = encode(&collected, opts, &mut report)?;
+    let file = encode(&collected, opts, &mut report)?;
     report.phase("encode", t0);
-    write_atomically(out, &bytes)?;
+    write_with(out, |w| file.write_to(w))?;
     report.phase("write", t0);
-    report.bytes = bytes.len() as u64;
+    report.bytes = file.len() as u64;
     report.elapsed = t0.elapsed();
     Ok(report)
 }
@@ -460,14 +460,18 @@ pub fn build_in_memory(
     let t0 = Instant::now();
     let mut report = BuildReport::default();
     let collected = collect_sources(sources, skipped, opts, &mut report)?;
-    let bytes = encode(&collected, opts, &mut report)?;
+    let bytes = encode(&collected, opts, &mut report)?.to_vec();
     report.bytes = bytes.len() as u64;
     report.elapsed = t0.elapsed();
     Ok((bytes, report))
 }
 
 /// Encodes collected games as the file `opts.profile` asks for.
-fn encode(collected: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> Result<Vec<u8>> {
+fn encode(
+    collected: &Collected,
+    opts: &BuildOptions,
+    report: &mut BuildReport,
+) -> Result<bits::EncodedFile> {
     if report.games_indexed == 0 {
         bail!("no game with a legal move was found in the inputs");
     }
@@ -481,14 +485,27 @@ fn encode(collected: &Collected, opts: &BuildOptions, report: &mut BuildReport) 
 /// place, so that readers never see a half-written file.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     use std::io::Write;
+    write_with(path, |w| w.write_all(bytes))
+}
+
+/// [`write_atomically`] with the bytes produced by `fill`.
+fn write_with(
+    path: &Path,
+    fill: impl FnOnce(&mut std::io::BufWriter<&std::fs::File>) -> std::io::Result<()>,
+) -> Result<()> {
+    use std::io::Write;
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let mut tmp = tempfile::NamedTempFile::new_in(&dir)
+    let tmp = tempfile::NamedTempFile::new_in(&dir)
         .with_context(|| format!("cannot create a file in {}", dir.display()))?;
-    tmp.write_all(bytes)
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    {
+        let mut w = std::io::BufWriter::with_capacity(1 << 20, tmp.as_file());
+        fill(&mut w)
+            .and_then(|()| w.flush())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
     tmp.as_file().sync_all().ok();
     tmp.persist(path)
         .with_context(|| format!("cannot write {}", path.display()))?;
