@@ -279,23 +279,43 @@ fn read_tar(
                 continue;
             }
         };
-        if kind_of(&name) != Kind::Sgf {
-            skipped.push(Skipped {
-                path: path.to_owned(),
-                reason: SkipReason::NotSgf(extension(&name)),
-                member: Some(name),
-            });
-            continue;
+        let size = entry.size();
+        if let Err((e, name)) = add_member(path, name, size, &mut entry, sources, skipped) {
+            // A tar stream cannot be followed past a member it failed to read.
+            return skipped.push(broken(e, Some(name)));
         }
-        let mut data = Vec::with_capacity(entry.size().min(1 << 26) as usize);
-        match entry.read_to_end(&mut data) {
-            Ok(_) => sources.push(Source {
+    }
+}
+
+/// Adds one archive member: an SGF member's bytes as a source, any other member as skipped.
+/// A member that cannot be read is returned with the error, for the caller to report.
+fn add_member(
+    path: &str,
+    name: String,
+    size: u64,
+    r: &mut impl Read,
+    sources: &mut Vec<Source>,
+    skipped: &mut Vec<Skipped>,
+) -> Result<(), (std::io::Error, String)> {
+    if kind_of(&name) != Kind::Sgf {
+        skipped.push(Skipped {
+            path: path.to_owned(),
+            reason: SkipReason::NotSgf(extension(&name)),
+            member: Some(name),
+        });
+        return Ok(());
+    }
+    let mut data = Vec::with_capacity(size.min(1 << 26) as usize);
+    match r.read_to_end(&mut data) {
+        Ok(_) => {
+            sources.push(Source {
                 path: path.to_owned(),
                 member: Some(name),
                 bytes: data,
-            }),
-            Err(e) => return skipped.push(broken(e, Some(name))),
+            });
+            Ok(())
         }
+        Err(e) => Err((e, name)),
     }
 }
 
@@ -321,22 +341,9 @@ fn read_zip(path: &str, bytes: Vec<u8>, sources: &mut Vec<Source>, skipped: &mut
             continue;
         }
         let name = f.name().to_owned();
-        if kind_of(&name) != Kind::Sgf {
-            skipped.push(Skipped {
-                path: path.to_owned(),
-                reason: SkipReason::NotSgf(extension(&name)),
-                member: Some(name),
-            });
-            continue;
-        }
-        let mut data = Vec::with_capacity(f.size().min(1 << 26) as usize);
-        match f.read_to_end(&mut data) {
-            Ok(_) => sources.push(Source {
-                path: path.to_owned(),
-                member: Some(name),
-                bytes: data,
-            }),
-            Err(e) => skipped.push(broken(e.to_string(), Some(name))),
+        let size = f.size();
+        if let Err((e, name)) = add_member(path, name, size, &mut f, sources, skipped) {
+            skipped.push(broken(e.to_string(), Some(name)));
         }
     }
 }
