@@ -157,30 +157,10 @@ pub fn read_input(path: &Path) -> (Vec<Source>, Vec<Skipped>) {
 /// Files that are not SGF or archives, unreadable files and broken archive members are listed
 /// as skipped (never fatal).
 pub fn collect_sources<P: AsRef<Path>>(paths: &[P]) -> (Vec<Source>, Vec<Skipped>) {
+    let (files, mut skipped) = list_inputs(paths);
     let mut sources = Vec::new();
-    let mut skipped = Vec::new();
-    for p in paths {
-        let p = p.as_ref();
-        if p.is_dir() {
-            for entry in walkdir::WalkDir::new(p)
-                .follow_links(true)
-                .sort_by_file_name()
-            {
-                match entry {
-                    Ok(e) if e.file_type().is_dir() => {}
-                    Ok(e) => add_file(e.path(), &mut sources, &mut skipped),
-                    Err(err) => skipped.push(Skipped {
-                        path: err
-                            .path()
-                            .map_or_else(|| p.display().to_string(), |q| q.display().to_string()),
-                        member: None,
-                        reason: SkipReason::Io(err.to_string()),
-                    }),
-                }
-            }
-        } else {
-            add_file(p, &mut sources, &mut skipped);
-        }
+    for f in files {
+        add_file(&f, &mut sources, &mut skipped);
     }
     (sources, skipped)
 }
