@@ -20,7 +20,7 @@
 //! superko needs the game's history: [`crate::replay::Replay`] enforces it exactly against
 //! every position it holds ([`MoveError::Superko`]).
 
-use crate::hash::{BgoHashes, Keys, BGO_TABLE, ZOBRIST};
+use crate::hash::{BgoHashes, Keys, PositionKey, BGO_TABLE, ZOBRIST};
 use crate::point::{Color, Move, Point, Size, Stone, MAX_POINTS};
 use crate::pointset::{row_mask, PointSet};
 use crate::transform::{Transform, TransformSet};
@@ -154,15 +154,95 @@ pub struct Group {
     pub liberties: PointSet,
 }
 
-/// A Go board (see the module documentation).
+/// What a board keeps up to date as stones come and go, besides the stones themselves.
+///
+/// [`Hashed`] (the default) keeps the 8 bGo hashes and the 8 Zobrist keys: what replaying
+/// games for an index needs, position after position. [`StonesOnly`] keeps nothing more:
+/// a query that needs the keys of one final position computes them once at the end
+/// ([`crate::hash::PositionKey::of`]), which on a microcontroller costs a fraction of
+/// keeping 16 values per stone up to date.
+pub trait Tracking: Clone + core::fmt::Debug + PartialEq + Eq + Default {
+    /// A stone of `color` at `(x, y)` was added (`add`) or removed on a board of `size`.
+    fn toggle(&mut self, size: Size, color: Color, x: u32, y: u32, add: bool);
+
+    /// Whether `t` may map the position onto itself: `false` only when that is certain
+    /// (the keys differ); the board then compares the stones.
+    fn may_be_symmetric_under(&self, t: Transform) -> bool;
+}
+
+/// The 8 bGo hashes and the 8 Zobrist keys, one per transform, kept incrementally.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Hashed {
+    bgo: BgoHashes,
+    keys: Keys,
+}
+
+impl Tracking for Hashed {
+    #[inline(always)]
+    fn toggle(&mut self, size: Size, color: Color, x: u32, y: u32, add: bool) {
+        let wm = (size.width() as u32).wrapping_sub(1);
+        let hm = (size.height() as u32).wrapping_sub(1);
+        let rx = wm.wrapping_sub(x);
+        let ry = hm.wrapping_sub(y);
+        let negate = add != (color == Color::Black);
+        let z = &ZOBRIST[color.index()];
+        // One step per transform, written out (no index array, no mask, no loop): on a
+        // Cortex-M this is about half the instructions of a loop over the 8 transforms.
+        let mut step = |t: usize, i: u32| {
+            let i = i as usize;
+            if let (Some(&v), Some(&k), Some(h), Some(key)) = (
+                BGO_TABLE.get(i),
+                z.get(i),
+                self.bgo.0.get_mut(t),
+                self.keys.0.get_mut(t),
+            ) {
+                let v = v as i64;
+                *h += if negate { -v } else { v };
+                *key ^= k;
+            }
+        };
+        step(0, y * 19 + x);
+        step(1, y * 19 + rx);
+        step(2, ry * 19 + x);
+        step(4, ry * 19 + rx);
+        // Transforms 3, 5, 6 and 7 swap the axes: only for square boards.
+        if size.is_square() {
+            step(3, rx * 19 + y);
+            step(5, x * 19 + ry);
+            step(6, x * 19 + y);
+            step(7, rx * 19 + ry);
+        }
+    }
+
+    #[inline]
+    fn may_be_symmetric_under(&self, t: Transform) -> bool {
+        self.keys.0.get(t.index()) == Some(&self.keys.0[0])
+    }
+}
+
+/// Nothing but the stones: for a board whose keys are computed once, at the end.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct StonesOnly;
+
+impl Tracking for StonesOnly {
+    #[inline(always)]
+    fn toggle(&mut self, _size: Size, _color: Color, _x: u32, _y: u32, _add: bool) {}
+
+    #[inline]
+    fn may_be_symmetric_under(&self, _t: Transform) -> bool {
+        true
+    }
+}
+
+/// A Go board (see the module documentation). `T` says what it keeps up to date besides
+/// the stones: by default the hashes and keys of all 8 orientations ([`Hashed`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Board {
+pub struct Board<T: Tracking = Hashed> {
     size: Size,
     rules: Rules,
     /// Stones by colour index (black 0, white 1).
     stones: [PointSet; 2],
-    bgo: BgoHashes,
-    keys: Keys,
+    tracked: T,
     /// The ko point and the colour forbidden to play there.
     ko: Option<(Point, Color)>,
     passes: u8,
@@ -272,16 +352,7 @@ impl Board {
 
     /// An empty board with the given rules.
     pub fn with_rules(size: Size, rules: Rules) -> Board {
-        Board {
-            size,
-            rules,
-            stones: [PointSet::EMPTY; 2],
-            bgo: BgoHashes::default(),
-            keys: Keys::default(),
-            ko: None,
-            passes: 0,
-            count: 0,
-        }
+        Board::empty(size, rules)
     }
 
     /// A board holding the given row-major cells (`y * width + x`), with default rules,
@@ -300,6 +371,34 @@ impl Board {
             }
         }
         Some(b)
+    }
+
+    /// bGo's hashes of the position under the 8 transforms.
+    #[inline]
+    pub fn bgo_hashes(&self) -> &BgoHashes {
+        &self.tracked.bgo
+    }
+
+    /// The Zobrist keys of the position under the 8 transforms.
+    #[inline]
+    pub fn keys(&self) -> &Keys {
+        &self.tracked.keys
+    }
+}
+
+impl<T: Tracking> Board<T> {
+    /// An empty board with the given rules, keeping what `T` tracks
+    /// (`Board::<StonesOnly>::empty` for a board of stones only).
+    pub fn empty(size: Size, rules: Rules) -> Self {
+        Board {
+            size,
+            rules,
+            stones: [PointSet::EMPTY; 2],
+            tracked: T::default(),
+            ko: None,
+            passes: 0,
+            count: 0,
+        }
     }
 
     /// Writes the cells row-major (`y * width + x`) into `out`. Returns `false` (writing
@@ -383,18 +482,6 @@ impl Board {
         self.count
     }
 
-    /// bGo's hashes of the position under the 8 transforms.
-    #[inline]
-    pub fn bgo_hashes(&self) -> &BgoHashes {
-        &self.bgo
-    }
-
-    /// The Zobrist keys of the position under the 8 transforms.
-    #[inline]
-    pub fn keys(&self) -> &Keys {
-        &self.keys
-    }
-
     /// The point the next player may not play because of ko, if any.
     #[inline]
     pub fn ko_point(&self) -> Option<Point> {
@@ -420,41 +507,10 @@ impl Board {
         self.passes >= 2
     }
 
-    /// Adds (`add`) or removes a stone's contribution to the hashes and keys.
+    /// Adds (`add`) or removes a stone's contribution to what the board tracks.
     #[inline(always)]
     fn toggle_hashes(&mut self, color: Color, x: u32, y: u32, add: bool) {
-        let wm = (self.size.width() as u32).wrapping_sub(1);
-        let hm = (self.size.height() as u32).wrapping_sub(1);
-        let rx = wm.wrapping_sub(x);
-        let ry = hm.wrapping_sub(y);
-        let negate = add != (color == Color::Black);
-        let z = &ZOBRIST[color.index()];
-        // One step per transform, written out (no index array, no mask, no loop): on a
-        // Cortex-M this is about half the instructions of a loop over the 8 transforms.
-        let mut step = |t: usize, i: u32| {
-            let i = i as usize;
-            if let (Some(&v), Some(&k), Some(h), Some(key)) = (
-                BGO_TABLE.get(i),
-                z.get(i),
-                self.bgo.0.get_mut(t),
-                self.keys.0.get_mut(t),
-            ) {
-                let v = v as i64;
-                *h += if negate { -v } else { v };
-                *key ^= k;
-            }
-        };
-        step(0, y * 19 + x);
-        step(1, y * 19 + rx);
-        step(2, ry * 19 + x);
-        step(4, ry * 19 + rx);
-        // Transforms 3, 5, 6 and 7 swap the axes: only for square boards.
-        if self.size.is_square() {
-            step(3, rx * 19 + y);
-            step(5, x * 19 + ry);
-            step(6, x * 19 + y);
-            step(7, rx * 19 + ry);
-        }
+        self.tracked.toggle(self.size, color, x, y, add);
     }
 
     /// [`Board::toggle_hashes`] out of line, for the cold paths (setup, undo): keeps the
@@ -540,6 +596,34 @@ impl Board {
         }
     }
 
+    /// [`Board::play`] without reporting the captured stones: the same board, the same
+    /// errors, for a caller that only needs the position (a query on a microcontroller,
+    /// where writing out the 80-byte [`Captures`] is a tenth of a move's cost).
+    #[inline]
+    pub fn place(&mut self, color: Color, mv: Move) -> Result<(), MoveError> {
+        match mv {
+            Move::Pass => {
+                self.passes = self.passes.saturating_add(1).min(MAX_PASSES);
+                self.ko = None;
+                Ok(())
+            }
+            Move::Play(p) => self.place_at(color, p),
+        }
+    }
+
+    /// [`Board::play_stone`] with the captures dropped (the compiler removes their
+    /// bookkeeping from this copy).
+    #[inline(never)]
+    fn place_at(&mut self, color: Color, p: Point) -> Result<(), MoveError> {
+        self.play_stone(color, p).map(|_| ())
+    }
+
+    /// [`Board::play_stone`], out of line.
+    #[inline(never)]
+    fn play_at(&mut self, color: Color, p: Point) -> Result<Captures, MoveError> {
+        self.play_stone(color, p)
+    }
+
     /// What [`Board::play`] would return, leaving the board untouched.
     pub fn try_play(&self, color: Color, mv: Move) -> Result<Captures, MoveError> {
         self.clone().play(color, mv)
@@ -584,7 +668,10 @@ impl Board {
         false
     }
 
-    fn play_at(&mut self, color: Color, p: Point) -> Result<Captures, MoveError> {
+    /// A stone of `color` at `p`, with its captures (inlined into [`Board::play_at`] and
+    /// [`Board::place_at`]).
+    #[inline(always)]
+    fn play_stone(&mut self, color: Color, p: Point) -> Result<Captures, MoveError> {
         if !self.size.contains(p) {
             return Err(MoveError::OffBoard);
         }
@@ -599,9 +686,45 @@ impl Board {
             return Err(MoveError::Ko);
         }
         set_bits(&mut self.stones[me].rows, y, bit);
+        let h = self.size.height() as usize;
+
+        // The common case in a few row operations: no adjacent opponent stone is left
+        // without an empty neighbour (so nothing can be captured) and the new stone has an
+        // empty neighbour (so it is not suicide).
+        {
+            let mask = row_mask(self.size);
+            let empty = |i: usize| {
+                if i < h {
+                    !(at(&self.stones[0].rows, i) | at(&self.stones[1].rows, i)) & mask
+                } else {
+                    0
+                }
+            };
+            let (e2, e1, e0, d1, d2) = (
+                empty(y.wrapping_sub(2)),
+                empty(y.wrapping_sub(1)),
+                empty(y),
+                empty(y + 1),
+                empty(y + 2),
+            );
+            // Points of rows y-1, y and y+1 with an empty neighbour.
+            let lib_up = (e1 << 1) | (e1 >> 1) | e2 | e0;
+            let lib_mid = (e0 << 1) | (e0 >> 1) | e1 | d1;
+            let lib_down = (d1 << 1) | (d1 >> 1) | e0 | d2;
+            let ops = &self.stones[op.index()].rows;
+            let threatened = (((bit << 1) | (bit >> 1)) & at(ops, y) & !lib_mid)
+                | (bit & at(ops, y.wrapping_sub(1)) & !lib_up)
+                | (bit & at(ops, y + 1) & !lib_down);
+            if threatened == 0 && lib_mid & bit != 0 {
+                self.toggle_hashes(color, x, y as u32, true);
+                self.count = self.count.wrapping_add(1);
+                self.passes = 0;
+                self.ko = None;
+                return Ok(Captures::NONE);
+            }
+        }
 
         let w = self.size.width() as u32;
-        let h = self.size.height() as usize;
         let mut nbrs = [(0u32, 0usize); 4];
         let mut nn = 0;
         for (ok, q) in [
@@ -742,7 +865,7 @@ impl Board {
     }
 
     /// Every group on the board, in the order of their first stone (`y * 19 + x`).
-    pub fn groups(&self) -> Groups<'_> {
+    pub fn groups(&self) -> Groups<'_, T> {
         Groups {
             board: self,
             left: self.stones[0] | self.stones[1],
@@ -764,9 +887,23 @@ impl Board {
         }
     }
 
+    /// bGo's hash (identity) and the canonical key of the position, computed from the
+    /// stones ([`PositionKey::of_stones`]): what a board of [`StonesOnly`] uses for a
+    /// lookup.
+    pub fn position_key(&self) -> PositionKey {
+        PositionKey::of_stones(&self.stones[0], &self.stones[1], self.size)
+    }
+
     /// The transforms valid for the board's size that leave the position unchanged
     /// (compared stone by stone; the keys only pre-filter).
     pub fn symmetries(&self) -> TransformSet {
+        self.symmetries_among(TransformSet(0xff))
+    }
+
+    /// [`Board::symmetries`] among `candidates` only, for a caller that already knows the
+    /// other transforms change the position (its keys under them differ). The identity
+    /// is always in the result.
+    pub fn symmetries_among(&self, candidates: TransformSet) -> TransformSet {
         let mut set = TransformSet::IDENTITY;
         let empty = self.stones[0].is_empty() && self.stones[1].is_empty();
         for &t in Transform::all_for(self.size) {
@@ -775,7 +912,10 @@ impl Board {
                 set = set.with(t);
                 continue;
             }
-            if t == Transform::IDENTITY || self.keys.0.get(t.index()) != Some(&self.keys.0[0]) {
+            if t == Transform::IDENTITY
+                || !candidates.contains(t)
+                || !self.tracked.may_be_symmetric_under(t)
+            {
                 continue;
             }
             let same = (0..2).all(|c| {
@@ -857,13 +997,13 @@ impl Board {
 
 /// The iterator of [`Board::groups`].
 #[derive(Clone, Debug)]
-pub struct Groups<'a> {
-    board: &'a Board,
+pub struct Groups<'a, T: Tracking = Hashed> {
+    board: &'a Board<T>,
     left: PointSet,
     empty: PointSet,
 }
 
-impl Iterator for Groups<'_> {
+impl<T: Tracking> Iterator for Groups<'_, T> {
     type Item = Group;
 
     fn next(&mut self) -> Option<Group> {

@@ -196,11 +196,17 @@ impl<'a> Book<'a> {
 
     /// Finds `query` (in any orientation).
     pub fn find(&self, query: &Board) -> Option<BookEntry> {
-        let size = query.size();
+        let (key, to_canonical) = query.keys().canonical(query.size());
+        self.find_key(query.size(), key, to_canonical)
+    }
+
+    /// Finds the position of a board of `size` with canonical key `key`, `to_canonical`
+    /// mapping it onto its canonical orientation (as [`crate::hash::Keys::canonical`] or
+    /// [`crate::hash::PositionKey`] give them).
+    pub fn find_key(&self, size: Size, key: Key, to_canonical: Transform) -> Option<BookEntry> {
         if !self.header.has_size(size) {
             return None;
         }
-        let (key, to_canonical) = query.keys().canonical(size);
         let (bucket, rem) = self.header.split(key);
         let b = bucket as usize;
         let (ps, pe) = (

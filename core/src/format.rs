@@ -371,11 +371,18 @@ impl<'a> Packed<'a> {
         if i >= self.len {
             return None;
         }
-        let bit = (i as u64).checked_mul(self.width as u64)?;
-        let byte = usize::try_from(bit / 8).ok()?;
-        let shift = (bit % 8) as u32;
         let w = self.width;
-        if w + shift <= 64 {
+        // In `usize`: 32-bit arithmetic on a microcontroller (a record's bit offset past
+        // `usize` cannot be inside the slice anyway).
+        let bit = i.checked_mul(w as usize)?;
+        let byte = bit / 8;
+        let shift = (bit % 8) as u32;
+        if w + shift <= 32 {
+            // Most records (moves, next moves, offsets) fit one 32-bit word.
+            let b: &[u8; 4] = self.bytes.get(byte..byte + 4)?.try_into().ok()?;
+            let v = u32::from_le_bytes(*b) >> shift;
+            Some(if w == 32 { v } else { v & ((1u32 << w) - 1) } as u64)
+        } else if w + shift <= 64 {
             let b = self.bytes.get(byte..byte + 8)?;
             let mut a = [0u8; 8];
             a.copy_from_slice(b);

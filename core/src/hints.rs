@@ -46,7 +46,7 @@ use core::fmt;
 
 use embedded_io::{Read, Write};
 
-use crate::board::{Board, Rules};
+use crate::board::{Board, Rules, StonesOnly};
 use crate::book::Book;
 use crate::format::FormatError;
 use crate::notation::{sgf_letter, Sgf};
@@ -190,13 +190,15 @@ pub fn parse_request(line: &[u8]) -> Result<Request<'_>, Reason> {
             .map(Request::Moves)
             .map_err(|_| Reason::BadRequest),
         b"board" => {
-            let (n, rest) = split_word(rest);
-            let (cells, rest) = split_word(rest);
-            if !rest.is_empty() {
-                return Err(Reason::BadRequest);
+            // The cells are the rest of the line: a blank among them (a word too many)
+            // is a bad request, found here only when the size fails, otherwise by
+            // `set_cells`, which reads every cell anyway (361 bytes are not scanned twice).
+            let (n, cells) = split_word(rest);
+            match parse_size(n) {
+                Ok(size) => Ok(Request::Board { size, cells }),
+                Err(_) if cells.iter().any(|&c| is_blank(c)) => Err(Reason::BadRequest),
+                Err(e) => Err(e),
             }
-            let size = parse_size(n)?;
-            Ok(Request::Board { size, cells })
         }
         b"quit" if rest.is_empty() => Ok(Request::Quit),
         _ => Err(Reason::BadRequest),
@@ -617,29 +619,31 @@ impl<'a, const N: usize> Hints<'a, N> {
     fn answer(
         &self,
         request: &Request<'_>,
-        board: &mut Board,
+        board: &mut Board<StonesOnly>,
         next: &mut NextMoves<N>,
     ) -> Result<i64, Reason> {
         let book = self.book.as_ref().map_err(|e| e.reason())?;
-        // Set up in place (no copies of the board): as `position_after` and
-        // `position_from_cells` do.
+        // Set up in place (no copies of the board), as `position_after` and
+        // `position_from_cells` do, on a board of stones only: the keys of the one
+        // position asked for are computed once, at the end.
         match *request {
             Request::Moves(moves) => {
-                *board = Board::new(Size::STANDARD);
+                *board = Board::empty(Size::STANDARD, Rules::default());
                 play_moves(board, moves)?;
             }
             Request::Board { size, cells } => {
-                *board = Board::with_rules(size, Rules::RECORD);
+                *board = Board::empty(size, Rules::RECORD);
                 set_cells(board, cells)?;
             }
             Request::Quit => return Err(Reason::BadRequest),
         }
-        next.reset(board.size(), board.symmetries());
-        if let Some(entry) = book.find(board) {
+        let key = board.position_key();
+        next.reset(board.size(), board.symmetries_among(key.maybe_symmetric));
+        if let Some(entry) = book.find_key(board.size(), key.key, key.to_canonical) {
             book.add_next_moves(&entry, next)?;
         }
         next.finish();
-        Ok(board.bgo_hashes().0[0])
+        Ok(key.bgo)
     }
 
     /// Answers one request line (without its `\n`): formats the reply in `ws` and shows its
@@ -719,7 +723,7 @@ impl<'a, const N: usize> Hints<'a, N> {
 pub struct Workspace<const N: usize> {
     reply: Reply,
     next: NextMoves<N>,
-    board: Board,
+    board: Board<StonesOnly>,
 }
 
 impl<const N: usize> Default for Workspace<N> {
@@ -734,7 +738,7 @@ impl<const N: usize> Workspace<N> {
         Workspace {
             reply: Reply::new(),
             next: NextMoves::new(Size::STANDARD, crate::transform::TransformSet::IDENTITY),
-            board: Board::new(Size::STANDARD),
+            board: Board::empty(Size::STANDARD, Rules::default()),
         }
     }
 
@@ -744,7 +748,7 @@ impl<const N: usize> Workspace<N> {
     }
 
     /// The board of the last request (the position answered, or as far as it was set up).
-    pub fn board(&self) -> &Board {
+    pub fn board(&self) -> &Board<StonesOnly> {
         &self.board
     }
 }
@@ -876,12 +880,22 @@ mod tests {
             b"board",
             b"board x9 .........",
             b"board -1 .",
-            b"board 2 X. .O",
+            b"board 99 X. .O",
             b"moves \xff",
             b"\x00\x01\x02",
         ] {
             assert_eq!(parse_request(bad), Err(Reason::BadRequest), "{bad:?}");
         }
+        // A word too many on a board line: the cells hold a blank, which `set_cells`
+        // refuses (it reads every cell anyway).
+        let Ok(Request::Board { size, cells }) = parse_request(b"board 2 X. .O") else {
+            panic!("a board line with a blank among its cells");
+        };
+        let mut board = Board::<StonesOnly>::empty(size, Rules::RECORD);
+        assert_eq!(
+            crate::query::set_cells(&mut board, cells),
+            Err(QueryError::BadRequest)
+        );
         for unsupported in [
             &b"board 0 "[..],
             b"board 20 .",

@@ -611,6 +611,23 @@ impl Iterator for MovesParser<'_> {
             return None;
         }
         let rest = self.input.get(self.pos..).unwrap_or(&[]);
+        // The common entry, two letters `a`-`s` and a comma or the end, read directly.
+        if let [cx @ b'a'..=b's', cy @ b'a'..=b's', tail @ ..] = rest {
+            let p = Point::new(cx - b'a', cy - b'a');
+            if self.size.contains(p) {
+                match tail.first() {
+                    None => {
+                        self.done = true;
+                        return Some(Ok(Move::Play(p)));
+                    }
+                    Some(b',') => {
+                        self.pos += 3;
+                        return Some(Ok(Move::Play(p)));
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
         let (raw, next) = match rest.iter().position(|&c| c == b',') {
             Some(i) => (rest.get(..i).unwrap_or(&[]), Some(self.pos + i + 1)),
             None => (rest, None),

@@ -1,7 +1,7 @@
 //! Query positions, as the command line and the hint protocol state them: a list of moves
 //! from the empty board, or a board snapshot read from sensors.
 
-use crate::board::{Board, MoveError, Rules};
+use crate::board::{Board, MoveError, Rules, Tracking};
 use crate::notation::{parse_moves, NotationError};
 use crate::point::{Color, Point, Size, Stone};
 
@@ -58,11 +58,11 @@ pub fn position_after(moves: &str, size: Size) -> Result<(Board, Color), QueryEr
 /// [`position_after`] in place: plays `moves` on `board` (normally a fresh
 /// `Board::new(size)`), Black first. Returns the colour to move next. On an error the
 /// board holds the moves before the bad one.
-pub fn play_moves(board: &mut Board, moves: &str) -> Result<Color, QueryError> {
+pub fn play_moves<T: Tracking>(board: &mut Board<T>, moves: &str) -> Result<Color, QueryError> {
     let mut color = Color::Black;
     for mv in parse_moves(moves, board.size()) {
         let mv = mv?;
-        board.play(color, mv).map_err(QueryError::IllegalMove)?;
+        board.place(color, mv).map_err(QueryError::IllegalMove)?;
         color = color.opponent();
     }
     Ok(color)
@@ -78,15 +78,15 @@ pub fn position_from_cells(size: Size, cells: &[u8]) -> Result<Board, QueryError
 
 /// [`position_from_cells`] in place: puts the cells on `board` (normally a fresh
 /// `Board::with_rules(size, Rules::RECORD)`), whose size gives the count of cells.
-pub fn set_cells(board: &mut Board, cells: &[u8]) -> Result<(), QueryError> {
+pub fn set_cells<T: Tracking>(board: &mut Board<T>, cells: &[u8]) -> Result<(), QueryError> {
     let size = board.size();
     if cells.len() != size.points() {
         return Err(QueryError::BadRequest);
     }
     let w = size.width() as usize;
-    for (i, &c) in cells.iter().enumerate() {
+    let mut put = |i: usize, c: u8| {
         let stone = match c {
-            b'.' => continue,
+            b'.' => return Ok(()),
             b'X' => Stone::Black,
             b'O' => Stone::White,
             _ => return Err(QueryError::BadRequest),
@@ -94,7 +94,25 @@ pub fn set_cells(board: &mut Board, cells: &[u8]) -> Result<(), QueryError> {
         let p = Point::new((i % w) as u8, (i / w) as u8);
         board
             .set_stone(p, stone)
-            .map_err(|_| QueryError::BadRequest)?;
+            .map_err(|_| QueryError::BadRequest)
+    };
+    // A sensor scan is mostly empty points: four at a time.
+    let mut chunks = cells.chunks_exact(4);
+    let mut i = 0;
+    for chunk in &mut chunks {
+        if let [a, b, c, d] = *chunk {
+            if u32::from_le_bytes([a, b, c, d]) != u32::from_le_bytes(*b"....") {
+                put(i, a)?;
+                put(i + 1, b)?;
+                put(i + 2, c)?;
+                put(i + 3, d)?;
+            }
+        }
+        i += 4;
+    }
+    for &c in chunks.remainder() {
+        put(i, c)?;
+        i += 1;
     }
     Ok(())
 }
