@@ -692,8 +692,8 @@ impl<'a, const N: usize> Hints<'a, N> {
     /// Answers the requests read from `r` on `w`, one reply line each (flushed after each
     /// reply), lighting `leds`, until `quit` or the end of the input. Its working
     /// memory is on the stack: a [`LineReader`] (1,056 bytes) and a [`Workspace`] (a
-    /// [`Reply`], a 368-byte board and `N` x 16 bytes of classes: 4,736 bytes for
-    /// [`CAPACITY`] on a 64-bit machine).
+    /// [`Reply`], a 164-byte board of stones only and `N` x 16 bytes of classes: 4,528
+    /// bytes for [`CAPACITY`] on a 64-bit machine).
     pub fn serve<R: Read, W: Write, L: Leds>(
         &self,
         r: &mut R,

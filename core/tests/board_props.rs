@@ -525,3 +525,13 @@ fn replay_size() {
     println!("size_of::<Replay<400>>() = {n}");
     assert!(n <= 4096);
 }
+
+#[test]
+fn board_sizes() {
+    let hashed = std::mem::size_of::<Board>();
+    let plain = std::mem::size_of::<Board<StonesOnly>>();
+    println!("size_of::<Board>() = {hashed}, size_of::<Board<StonesOnly>>() = {plain}");
+    assert!(hashed < 2048);
+    // Two 19-row bitboards and a few bytes of state.
+    assert!(plain <= 2 * 19 * 4 + 16, "{plain}");
+}

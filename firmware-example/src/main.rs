@@ -118,6 +118,8 @@ struct SemihostingLeds<'a> {
     ticks: u64,
     min: u32,
     max: u32,
+    /// The request (numbered from 1) that took `max`.
+    max_at: u32,
 }
 
 impl Leds for SemihostingLeds<'_> {
@@ -126,7 +128,10 @@ impl Leds for SemihostingLeds<'_> {
         self.requests += 1;
         self.ticks += t as u64;
         self.min = self.min.min(t);
-        self.max = self.max.max(t);
+        if t > self.max {
+            self.max = t;
+            self.max_at = self.requests;
+        }
         self.stderr.line(format_args!("{frame}"));
     }
 }
@@ -189,13 +194,14 @@ fn main() -> ! {
         ticks: 0,
         min: u32::MAX,
         max: 0,
+        max_at: 0,
     };
     let end = hints.serve(&mut rx, &mut tx, &mut leds);
-    let (n, ticks, min, max) = (leds.requests, leds.ticks, leds.min, leds.max);
+    let (n, ticks, min, max, max_at) = (leds.requests, leds.ticks, leds.min, leds.max, leds.max_at);
     if n > 0 {
         let per = INSTRUCTIONS_PER_TICK;
         stderr.line(format_args!(
-            "kifudex firmware: {n} requests, instructions per request (SysTick x {per}, under -icount shift=0): mean {}, min {}, max {}",
+            "kifudex firmware: {n} requests, instructions per request (SysTick x {per}, under -icount shift=0): mean {}, min {}, max {} (request {max_at})",
             ticks * per / n as u64,
             min as u64 * per,
             max as u64 * per

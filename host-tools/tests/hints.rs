@@ -490,6 +490,9 @@ fn cross() -> &'static Cross {
             },
         );
         requests.extend_from_slice(b"quit\nmoves\n");
+        // Kept beside the book, to measure the firmware on them by hand
+        // (`firmware-example/README.md`).
+        std::fs::write(dir.join("requests.txt"), &requests).unwrap();
         eprintln!(
             "cross-check: {} games ({handicap} with setup stones), {} requests: {n_moves} moves, \
              {n_board} 19x19 and {n_nine} 9x9 snapshots, {n_bad} malformed; prepared in {:.1?}",
