@@ -416,3 +416,48 @@ fn tgz_archive() {
     assert_eq!(games, 286);
     assert!(sources.iter().all(|s| s.member.is_some()));
 }
+
+#[test]
+fn nodes_after_variations_are_skipped_with_a_warning() {
+    let moves = |src: &[u8]| {
+        let p = parse_file(src, "synthetic.sgf", None);
+        let g = &p.games[0];
+        let n = g
+            .events
+            .iter()
+            .filter(|e| matches!(e, Event::Move { .. }))
+            .count();
+        (n, has(g, WarningKind::NodesAfterVariations))
+    };
+    // `;W[dd]` follows the variations of the first node: not SGF.
+    assert_eq!(moves(b"(;SZ[19];B[pd](;W[dp])(;W[dd]);B[qq])"), (2, true));
+    // The same at a deeper level of the main line.
+    assert_eq!(
+        moves(b"(;SZ[19];B[pd](;W[dp](;B[pp])(;B[qq]);W[cc])(;W[dd]))"),
+        (3, true)
+    );
+    // Well-formed trees: no warning, whatever the variations hold.
+    assert_eq!(
+        moves(b"(;SZ[19];B[pd](;W[dp];B[pp])(;W[dd];B[qq]))"),
+        (3, false)
+    );
+    assert_eq!(
+        moves(b"(;SZ[19];B[pd](;W[dp]) ( ;W[dd]C[a;b]) )"),
+        (2, false)
+    );
+    assert_eq!(moves(b"(;SZ[19];B[pd];W[dp])"), (2, false));
+    // Across the corpus of edge cases, one file has them (gogui's verbose-format test:
+    // `...Comment[]) ;Name[Lower left]...`); no well-formed file is flagged.
+    let (sources, _) = collect_sources(&[tricky("")]);
+    let flagged: Vec<String> = sources
+        .iter()
+        .filter(|s| {
+            s.parse()
+                .games
+                .iter()
+                .any(|g| has(g, WarningKind::NodesAfterVariations))
+        })
+        .map(|s| s.path.rsplit('/').next().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(flagged, ["verbose-property-names.sgf"]);
+}

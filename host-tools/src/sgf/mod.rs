@@ -175,6 +175,9 @@ pub enum WarningKind {
     CharsetGuessed,
     /// `CA[]` names a legacy charset but the text is valid UTF-8: read as UTF-8.
     CharsetMismatch,
+    /// Nodes after a main-line node's variations (`(;A(;B)(;C);D)`, not SGF): the main line
+    /// is `A B`; `D` and what follows it are skipped.
+    NodesAfterVariations,
 }
 
 impl WarningKind {
@@ -203,6 +206,7 @@ impl WarningKind {
             WarningKind::BrokenUtf8 => "broken-utf8",
             WarningKind::CharsetGuessed => "charset-guessed",
             WarningKind::CharsetMismatch => "charset-mismatch",
+            WarningKind::NodesAfterVariations => "nodes-after-variations",
         }
     }
 }

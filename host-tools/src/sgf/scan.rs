@@ -491,7 +491,24 @@ fn parse_tree(
             }
         }
     }
-    // The rest of the tree: other variations, skipped.
+    // The rest of the tree: other variations, skipped. A `)` that closes a variation of a
+    // main-line sequence (the depth at or below its lowest since the main line ended) must
+    // be followed by `(` or `)`: a node there (`;`) follows variations, which SGF does not
+    // allow; it is skipped with a warning.
+    let mut low = depth;
+    let mut warned = false;
+    let mut after_variation = |t: &mut Tree, from: usize| {
+        let next = b[from.min(n)..].iter().position(|&c| !is_ws(c));
+        if let Some(k) = next {
+            if b[from + k] == b';' && !warned {
+                warned = true;
+                t.warn(from + k, WarningKind::NodesAfterVariations);
+            }
+        }
+    };
+    if depth > 0 {
+        after_variation(t, i);
+    }
     while depth > 0 {
         let Some(k) = memchr3(b'(', b')', b'[', &b[i..]) else {
             t.warn(n, WarningKind::UnclosedTree);
@@ -500,7 +517,13 @@ fn parse_tree(
         i += k;
         match b[i] {
             b'(' => depth += 1,
-            b')' => depth -= 1,
+            b')' => {
+                depth -= 1;
+                if depth > 0 && depth <= low {
+                    low = depth;
+                    after_variation(t, i + 1);
+                }
+            }
             _ => match vend(b, i + 1, mb) {
                 Some(e) => i = e,
                 None => {
