@@ -177,9 +177,14 @@ impl<'a> Shell<'a> {
         let mut play = self.play.clone();
         let mut color = self.to_move;
         for (i, word) in args.iter().enumerate() {
-            let mv = self
+            let (mv, mover) = self
                 .parse_move(word, play.board())
                 .map_err(|e| format!("move {} {word:?}: {e}", i + 1))?;
+            // A next-move letter plays its class's move with its colour (records where a
+            // colour moved twice, handicap stones, the colour-swapped search).
+            if let Some(c) = mover {
+                color = c;
+            }
             play.play(color, mv).map_err(|e| {
                 format!(
                     "move {} {word:?}: {} {} is illegal ({e})",
@@ -195,14 +200,15 @@ impl<'a> Shell<'a> {
         self.search_text()
     }
 
-    /// A move word on `board` (the position it would be played on).
-    fn parse_move(&self, word: &str, board: &Board) -> Result<Move, String> {
+    /// A move word on `board` (the position it would be played on), with the colour that
+    /// must play it if the word says (a next-move letter: its class's colour).
+    fn parse_move(&self, word: &str, board: &Board) -> Result<(Move, Option<Color>), String> {
         let size = board.size();
         let b = word.as_bytes();
         if word.eq_ignore_ascii_case("pass") {
-            return Ok(Move::Pass);
+            return Ok((Move::Pass, None));
         }
-        match b {
+        let mv = match b {
             [c] if c.is_ascii_alphabetic() => {
                 let i = (0..MAX_MARKS)
                     .find(|&i| present::mark_letter(i) == *c as char)
@@ -214,10 +220,10 @@ impl<'a> Shell<'a> {
                     ));
                 }
                 let next = self.next_moves(board)?;
-                match next.classes().get(i) {
-                    Some(c) if c.mv != Move::Pass => Ok(c.mv),
+                return match next.classes().get(i) {
+                    Some(c) if c.mv != Move::Pass => Ok((c.mv, Some(c.color))),
                     _ => Err("no next move has this letter here".into()),
-                }
+                };
             }
             [x, y] if x.is_ascii_lowercase() && y.is_ascii_lowercase() => {
                 match parse_sgf(word, size).map_err(|e| e.to_string())? {
@@ -233,7 +239,8 @@ impl<'a> Shell<'a> {
                 parse_human(word, size).map_err(|e| e.to_string())
             }
             _ => Err("not a move (pd, Q16, PD, pass or a letter)".into()),
-        }
+        };
+        mv.map(|m| (m, None))
     }
 
     fn cmd_undo(&mut self, args: &[&str]) -> CmdResult {
@@ -619,6 +626,7 @@ pub fn run(index: &Index<'_>, label: &str) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kifudex_core::{Point, Stone};
 
     fn text(shell: &mut Shell<'_>, line: &str) -> String {
         match shell.execute(line) {
@@ -661,6 +669,44 @@ mod tests {
         assert_eq!(shell.board().bgo_hashes().0[0], 0);
         assert!(text(&mut shell, "undo").starts_with("error: nothing to undo"));
         assert_eq!(shell.execute("exit"), Outcome::Quit);
+    }
+
+    #[test]
+    fn a_letter_plays_its_class_colour() {
+        // Black moved twice in these records: after B pd the next move is B dd.
+        let sources = [
+            "(;GM[1]SZ[19];B[pd];B[dd])",
+            "(;GM[1]SZ[19];B[pd];B[dd];W[pp])",
+        ]
+        .iter()
+        .enumerate()
+        .map(|(i, s)| crate::input::Source {
+            path: format!("{i}.sgf"),
+            member: None,
+            bytes: s.as_bytes().to_vec(),
+        })
+        .collect();
+        let (bytes, _) =
+            crate::build::build_in_memory(sources, &[], &crate::build::BuildOptions::default())
+                .unwrap();
+        let index = Index::open(&bytes).unwrap();
+        let mut shell = Shell::new(&index);
+        let out = text(&mut shell, "play pd a");
+        let dd = Point::new(3, 3);
+        assert_eq!(shell.board().get(dd), Stone::Black, "{out}");
+        assert_eq!(shell.to_move, Color::White);
+        // The next class is W pp (or dp: the position is symmetric left to right), with
+        // White to move: plain alternation again.
+        text(&mut shell, "play a");
+        let (pp, dp) = (Point::new(15, 15), Point::new(3, 15));
+        assert_eq!(
+            [shell.board().get(pp), shell.board().get(dp)]
+                .iter()
+                .filter(|&&s| s == Stone::White)
+                .count(),
+            1
+        );
+        assert_eq!(shell.to_move, Color::Black);
     }
 
     #[test]
