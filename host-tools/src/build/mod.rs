@@ -330,26 +330,20 @@ pub fn collect_inputs(
         b.finish_and_clear();
     }
     report.phase("parse", t0);
-    // Concatenate the workers' results; provisional move numbers become global across
-    // workers (still in an order that depends on the scheduling: fixed below).
+    // The workers' games and notes in input order; each worker's occurrences stay in its
+    // own vector, with the offset that makes its provisional move numbers global (still
+    // in an order that depends on the scheduling: fixed below).
     let mut games = Vec::new();
     let mut notes = Vec::new();
-    let mut occs: Vec<Occ> = Vec::new();
+    let mut sources: Vec<(Vec<Occ>, u32)> = Vec::with_capacity(gathered.len());
     let mut offset: u64 = 0;
     for mut acc in gathered {
         let off = u32::try_from(offset).context("more than 4 billion moves")?;
         for g in &mut acc.games {
             g.provisional_start += off;
         }
-        for o in &mut acc.occs {
-            o.ply += off;
-        }
         offset += acc.moves;
-        if occs.is_empty() {
-            occs = acc.occs;
-        } else {
-            occs.extend_from_slice(&acc.occs);
-        }
+        sources.push((acc.occs, off));
         games.append(&mut acc.games);
         notes.append(&mut acc.notes);
     }
@@ -404,19 +398,10 @@ pub fn collect_inputs(
             *slot = start + k as u32;
         }
     }
-    occs.par_iter_mut()
-        .for_each(|o| o.ply = to_final[o.ply as usize]);
-    drop(to_final);
     report.phase("gather", t0);
-    occs.par_sort_unstable();
+    let (occs, groups) = sort_occurrences(sources, &to_final);
+    drop(to_final);
     report.phase("sort", t0);
-    let mut groups: Vec<u32> = Vec::new();
-    for (i, o) in occs.iter().enumerate() {
-        if i == 0 || (o.hi, o.lo) != (occs[i - 1].hi, occs[i - 1].lo) {
-            groups.push(i as u32);
-        }
-    }
-    groups.push(occs.len() as u32);
     report.occurrences = occs.len() as u64;
     report.positions = (groups.len() - 1) as u64;
     let collected = Collected {
@@ -435,6 +420,176 @@ pub fn collect_inputs(
         );
     }
     Ok(collected)
+}
+
+/// Key bits that split the occurrences into buckets for sorting (2048 buckets: each
+/// small enough to sort in cache, few enough to scatter into).
+const SORT_BUCKET_BITS: u32 = 11;
+
+/// Occurrences per scatter task at most (so one big input still spreads over the threads).
+const SCATTER_CHUNK: usize = 1 << 16;
+
+/// The sorting bucket of an occurrence: the top bits of its key.
+fn sort_bucket(o: &Occ) -> usize {
+    (o.hi >> (64 - SORT_BUCKET_BITS)) as usize
+}
+
+/// Sorts one bucket of occurrences: splits it again by the next key bits (as many as
+/// the bucket has occurrences, so that the pieces hold about one each) and sorts the
+/// pieces by insertion. `scratch` and `counts` are reusable buffers.
+fn sort_bucket_of(b: &mut [Occ], scratch: &mut Vec<Occ>, counts: &mut Vec<u32>) {
+    if b.len() <= 32 {
+        insertion_sort(b);
+        return;
+    }
+    let bits = (usize::BITS - b.len().leading_zeros()).min(16);
+    let shift = 64 - SORT_BUCKET_BITS - bits;
+    let mask = (1u64 << bits) - 1;
+    let piece = |o: &Occ| ((o.hi >> shift) & mask) as usize;
+    counts.clear();
+    counts.resize((1 << bits) + 1, 0);
+    for o in b.iter() {
+        counts[piece(o) + 1] += 1;
+    }
+    for i in 1..counts.len() {
+        counts[i] += counts[i - 1];
+    }
+    scratch.clear();
+    scratch.extend_from_slice(b);
+    for o in scratch.iter() {
+        let k = piece(o);
+        b[counts[k] as usize] = *o;
+        counts[k] += 1;
+    }
+    // `counts[k]` is now the end of piece `k`.
+    let mut s = 0;
+    for &e in &counts[..1 << bits] {
+        let e = e as usize;
+        if e - s > 32 {
+            b[s..e].sort_unstable();
+        } else if e - s > 1 {
+            insertion_sort(&mut b[s..e]);
+        }
+        s = e;
+    }
+}
+
+/// Sorts a few occurrences.
+fn insertion_sort(b: &mut [Occ]) {
+    for i in 1..b.len() {
+        let x = b[i];
+        let mut j = i;
+        while j > 0 && x < b[j - 1] {
+            b[j] = b[j - 1];
+            j -= 1;
+        }
+        b[j] = x;
+    }
+}
+
+/// Sorts the workers' occurrences (`sources`: occurrences with provisional move numbers,
+/// and the offset making them global) by (key, final move number), renumbering their
+/// moves through `to_final`; returns them with the start of each group of equal keys
+/// (plus the total).
+///
+/// A bucket sort: every chunk of input counts its occurrences per bucket, each chunk then
+/// scatters into its own disjoint slice of every bucket (renumbering on the way), and the
+/// buckets are sorted and split into groups independently. Occurrences are distinct (their
+/// move numbers are), so the order is total and the result never depends on the threads.
+fn sort_occurrences(sources: Vec<(Vec<Occ>, u32)>, to_final: &[u32]) -> (Vec<Occ>, Vec<u32>) {
+    let nb = 1usize << SORT_BUCKET_BITS;
+    let chunks: Vec<(&[Occ], u32)> = sources
+        .iter()
+        .flat_map(|(v, off)| v.chunks(SCATTER_CHUNK).map(move |c| (c, *off)))
+        .collect();
+    let counts: Vec<Vec<u32>> = chunks
+        .par_iter()
+        .map(|(c, _)| {
+            let mut k = vec![0u32; nb];
+            for o in *c {
+                k[sort_bucket(o)] += 1;
+            }
+            k
+        })
+        .collect();
+    let n: usize = chunks.iter().map(|c| c.0.len()).sum();
+    let mut bucket_len = vec![0usize; nb];
+    for k in &counts {
+        for (len, &c) in bucket_len.iter_mut().zip(k) {
+            *len += c as usize;
+        }
+    }
+    // Filled in parallel: the page faults of a fresh buffer cost more than the writes.
+    let mut occs = Vec::with_capacity(n);
+    occs.par_extend(rayon::iter::repeat_n(
+        Occ {
+            hi: 0,
+            lo: 0,
+            ply: 0,
+            orient: 0,
+        },
+        n,
+    ));
+    // Bucket by bucket, a slice for every chunk in chunk order.
+    let mut dests: Vec<Vec<&mut [Occ]>> =
+        (0..chunks.len()).map(|_| Vec::with_capacity(nb)).collect();
+    let mut rest: &mut [Occ] = &mut occs;
+    for b in 0..nb {
+        for (d, k) in dests.iter_mut().zip(&counts) {
+            let (head, tail) = std::mem::take(&mut rest).split_at_mut(k[b] as usize);
+            d.push(head);
+            rest = tail;
+        }
+    }
+    chunks
+        .par_iter()
+        .zip(dests.par_iter_mut())
+        .for_each(|(&(c, off), d)| {
+            let mut fill = vec![0usize; nb];
+            for o in c {
+                let b = sort_bucket(o);
+                d[b][fill[b]] = Occ {
+                    ply: to_final[(o.ply + off) as usize],
+                    ..*o
+                };
+                fill[b] += 1;
+            }
+        });
+    drop(dests);
+    drop(chunks);
+    drop(sources);
+    // Sort every bucket and find its groups.
+    let mut buckets: Vec<(&mut [Occ], u32)> = Vec::with_capacity(nb);
+    let mut rest: &mut [Occ] = &mut occs;
+    let mut start = 0u32;
+    for &len in &bucket_len {
+        let (head, tail) = std::mem::take(&mut rest).split_at_mut(len);
+        buckets.push((head, start));
+        start += len as u32;
+        rest = tail;
+    }
+    let parts: Vec<Vec<u32>> = buckets
+        .into_par_iter()
+        .map_init(
+            || (Vec::new(), Vec::new()),
+            |(scratch, counts), (b, start)| {
+                sort_bucket_of(b, scratch, counts);
+                let mut g = Vec::new();
+                for i in 0..b.len() {
+                    if i == 0 || (b[i].hi, b[i].lo) != (b[i - 1].hi, b[i - 1].lo) {
+                        g.push(start + i as u32);
+                    }
+                }
+                g
+            },
+        )
+        .collect();
+    let mut groups = Vec::with_capacity(parts.iter().map(Vec::len).sum::<usize>() + 1);
+    for p in parts {
+        groups.extend_from_slice(&p);
+    }
+    groups.push(n as u32);
+    (occs, groups)
 }
 
 /// Builds an index or a book from `paths` and writes it atomically to `out`.
@@ -531,4 +686,69 @@ fn progress_bar(enabled: bool, len: u64) -> Option<indicatif::ProgressBar> {
         bar.set_style(style.progress_chars("=> "));
     }
     Some(bar)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bucket sort gives what a plain sort of the renumbered occurrences gives, with
+    /// the same groups, for keys spread out, keys shared by many occurrences and keys
+    /// differing only in their low bits.
+    #[test]
+    fn occurrences_sort_like_a_plain_sort() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for (sources_n, per_source) in [(1, 0), (1, 5), (3, 40), (7, 3000), (2, 70_000)] {
+            let total = sources_n * per_source;
+            // A permutation of the move numbers stands for the final numbering.
+            let mut to_final: Vec<u32> = (0..total as u32).collect();
+            for i in (1..to_final.len()).rev() {
+                to_final.swap(i, next() as usize % (i + 1));
+            }
+            let mut sources = Vec::new();
+            let mut all = Vec::new();
+            for s in 0..sources_n {
+                let off = (s * per_source) as u32;
+                let mut v = Vec::new();
+                for p in 0..per_source as u32 {
+                    let r = next();
+                    let (hi, lo) = match r % 8 {
+                        0 => (1 << 63, 5),
+                        1 => (1 << 63, r % 3),
+                        2 => (r >> 40 << 40, r % 2),
+                        _ => (r, next()),
+                    };
+                    let orient = (r >> 3) as u8 & 7;
+                    v.push(Occ {
+                        hi,
+                        lo,
+                        ply: p,
+                        orient,
+                    });
+                    all.push(Occ {
+                        hi,
+                        lo,
+                        ply: to_final[(off + p) as usize],
+                        orient,
+                    });
+                }
+                sources.push((v, off));
+            }
+            all.sort_unstable();
+            let mut want_groups: Vec<u32> = (0..all.len())
+                .filter(|&i| i == 0 || (all[i].hi, all[i].lo) != (all[i - 1].hi, all[i - 1].lo))
+                .map(|i| i as u32)
+                .collect();
+            want_groups.push(all.len() as u32);
+            let (occs, groups) = sort_occurrences(sources, &to_final);
+            assert!(occs == all, "{sources_n} x {per_source}");
+            assert_eq!(groups, want_groups);
+        }
+    }
 }
