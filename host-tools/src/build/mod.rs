@@ -308,6 +308,67 @@ pub fn collect_inputs(
     report: &mut BuildReport,
 ) -> Result<Collected> {
     let t0 = Instant::now();
+    let prepared = prepare(inputs, skipped, opts, report, t0)?;
+    let collected = prepared.sort(report, t0);
+    check_collisions(verify::count_collisions(&collected), report, t0)?;
+    Ok(collected)
+}
+
+/// Games read, replayed and ordered, with their occurrences not yet sorted.
+struct Prepared {
+    games: Vec<ReplayedGame>,
+    move_starts: Vec<u32>,
+    /// Each worker's occurrences (provisional move numbers) and the offset that makes
+    /// their numbers global.
+    sources: Vec<(Vec<Occ>, u32)>,
+    /// Global provisional move number to final move number.
+    to_final: Vec<u32>,
+}
+
+impl Prepared {
+    /// Sorts the occurrences (phase `sort`).
+    fn sort(self, report: &mut BuildReport, t0: Instant) -> Collected {
+        let (occs, groups) = sort_occurrences(self.sources, &self.to_final);
+        drop(self.to_final);
+        report.phase("sort", t0);
+        report.occurrences = occs.len() as u64;
+        report.positions = (groups.len() - 1) as u64;
+        Collected {
+            games: self.games,
+            move_starts: self.move_starts,
+            occs,
+            groups,
+        }
+    }
+}
+
+/// Records the collision check's result (phase `verify`); fails if a key stands for two
+/// positions.
+fn check_collisions(
+    (collisions, compared): (u64, u64),
+    report: &mut BuildReport,
+    t0: Instant,
+) -> Result<()> {
+    report.phase("verify", t0);
+    report.collisions = collisions;
+    report.verified_positions = compared;
+    if collisions > 0 {
+        bail!(
+            "{collisions} position keys stand for two different positions; refusing to merge them"
+        );
+    }
+    Ok(())
+}
+
+/// Reads, parses and replays the inputs (phase `parse`), orders the games and numbers
+/// their moves (phase `gather`).
+fn prepare(
+    inputs: Vec<Input>,
+    skipped: Vec<Skipped>,
+    opts: &BuildOptions,
+    report: &mut BuildReport,
+    t0: Instant,
+) -> Result<Prepared> {
     for s in &skipped {
         BuildReport::bump(&mut report.skipped_inputs, s.reason.name(), || {
             s.to_string()
@@ -399,27 +460,12 @@ pub fn collect_inputs(
         }
     }
     report.phase("gather", t0);
-    let (occs, groups) = sort_occurrences(sources, &to_final);
-    drop(to_final);
-    report.phase("sort", t0);
-    report.occurrences = occs.len() as u64;
-    report.positions = (groups.len() - 1) as u64;
-    let collected = Collected {
+    Ok(Prepared {
         games,
         move_starts,
-        occs,
-        groups,
-    };
-    let (collisions, compared) = verify::count_collisions(&collected);
-    report.phase("verify", t0);
-    report.collisions = collisions;
-    report.verified_positions = compared;
-    if collisions > 0 {
-        bail!(
-            "{collisions} position keys stand for two different positions; refusing to merge them"
-        );
-    }
-    Ok(collected)
+        sources,
+        to_final,
+    })
 }
 
 /// Key bits that split the occurrences into buckets for sorting (2048 buckets: each
@@ -596,9 +642,9 @@ fn sort_occurrences(sources: Vec<(Vec<Occ>, u32)>, to_final: &[u32]) -> (Vec<Occ
 pub fn build(paths: &[PathBuf], out: &Path, opts: &BuildOptions) -> Result<BuildReport> {
     let t0 = Instant::now();
     let mut report = BuildReport::default();
-    let collected = collect(paths, opts, &mut report)?;
-    let file = encode(&collected, opts, &mut report)?;
-    report.phase("encode", t0);
+    let (files, skipped) = input::list_inputs(paths);
+    let inputs = files.into_iter().map(Input::File).collect();
+    let file = collect_and_encode(inputs, skipped, opts, &mut report, t0)?;
     write_with(out, |w| file.write_to(w))?;
     report.phase("write", t0);
     report.bytes = file.len() as u64;
@@ -614,11 +660,66 @@ pub fn build_in_memory(
 ) -> Result<(Vec<u8>, BuildReport)> {
     let t0 = Instant::now();
     let mut report = BuildReport::default();
-    let collected = collect_sources(sources, skipped, opts, &mut report)?;
-    let bytes = encode(&collected, opts, &mut report)?.to_vec();
+    let inputs = sources
+        .into_iter()
+        .map(|s| Input::Sources(vec![s]))
+        .collect();
+    let bytes = collect_and_encode(inputs, skipped.to_vec(), opts, &mut report, t0)?.to_vec();
     report.bytes = bytes.len() as u64;
     report.elapsed = t0.elapsed();
     Ok((bytes, report))
+}
+
+/// [`collect_inputs`] then [`encode`]; for an index, the games are encoded while the
+/// occurrences are sorted, and the occurrences while they are checked for collisions.
+fn collect_and_encode(
+    inputs: Vec<Input>,
+    skipped: Vec<Skipped>,
+    opts: &BuildOptions,
+    report: &mut BuildReport,
+    t0: Instant,
+) -> Result<bits::EncodedFile> {
+    let prepared = prepare(inputs, skipped, opts, report, t0)?;
+    if opts.profile == Profile::Mcu || report.games_indexed == 0 {
+        let collected = prepared.sort(report, t0);
+        check_collisions(verify::count_collisions(&collected), report, t0)?;
+        let file = encode(&collected, opts, report)?;
+        report.phase("encode", t0);
+        return Ok(file);
+    }
+    let Prepared {
+        games,
+        move_starts,
+        sources,
+        to_final,
+    } = prepared;
+    let (games_part, (occs, groups)) = rayon::join(
+        || index_file::encode_games(&games, &move_starts),
+        || sort_occurrences(sources, &to_final),
+    );
+    drop(to_final);
+    report.phase("sort", t0);
+    report.occurrences = occs.len() as u64;
+    report.positions = (groups.len() - 1) as u64;
+    let c = Collected {
+        games,
+        move_starts,
+        occs,
+        groups,
+    };
+    let (checked, (occurrences, shared)) = rayon::join(
+        || verify::count_collisions(&c),
+        || {
+            rayon::join(
+                || index_file::encode_occurrences(&c),
+                || index_file::encode_shared(&c, index_file::shared_min(opts)),
+            )
+        },
+    );
+    check_collisions(checked, report, t0)?;
+    let file = index_file::assemble(&c, games_part, occurrences, shared, opts, report)?;
+    report.phase("encode", t0);
+    Ok(file)
 }
 
 /// Encodes collected games as the file `opts.profile` asks for.
