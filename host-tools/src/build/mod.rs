@@ -14,7 +14,7 @@ pub mod index_file;
 pub mod replay;
 pub mod verify;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -321,15 +321,36 @@ struct Prepared {
     /// Each worker's occurrences (provisional move numbers) and the offset that makes
     /// their numbers global.
     sources: Vec<(Vec<Occ>, u32)>,
-    /// Global provisional move number to final move number.
-    to_final: Vec<u32>,
+    /// The sort's counts and buffer.
+    plan: SortPlan,
+    /// Provisional move numbers to final ones.
+    renumbering: Renumbering,
+}
+
+/// Provisional global move numbers to final ones: for every game in provisional order,
+/// the provisional and the final number of its first move.
+struct Renumbering(Vec<(u32, u32)>);
+
+impl Renumbering {
+    /// The final number of provisional move `p`; `at` is the game to try first (the one
+    /// found last: occurrences mostly come in provisional order), updated.
+    fn map(&self, at: &mut usize, p: u32) -> u32 {
+        let s = &self.0;
+        let holds =
+            |i: usize| s.get(i).is_some_and(|x| x.0 <= p) && s.get(i + 1).is_none_or(|x| x.0 > p);
+        if !holds(*at) {
+            // The last game starting at or before `p` (a game without moves starts where
+            // the next one does, and comes before it).
+            *at = s.partition_point(|x| x.0 <= p).saturating_sub(1);
+        }
+        p - s[*at].0 + s[*at].1
+    }
 }
 
 impl Prepared {
     /// Sorts the occurrences (phase `sort`).
     fn sort(self, report: &mut BuildReport, t0: Instant) -> Collected {
-        let (occs, groups) = sort_occurrences(self.sources, &self.to_final);
-        drop(self.to_final);
+        let (occs, groups) = self.plan.sort(self.sources, &self.renumbering);
         report.phase("sort", t0);
         report.occurrences = occs.len() as u64;
         report.positions = (groups.len() - 1) as u64;
@@ -391,25 +412,50 @@ fn prepare(
         b.finish_and_clear();
     }
     report.phase("parse", t0);
-    // The workers' games and notes in input order; each worker's occurrences stay in its
-    // own vector, with the offset that makes its provisional move numbers global (still
-    // in an order that depends on the scheduling: fixed below).
-    let mut games = Vec::new();
-    let mut notes = Vec::new();
+    // Each worker's occurrences stay in its own vector, with the offset that makes its
+    // provisional move numbers global (still in an order that depends on the scheduling:
+    // fixed when the occurrences are sorted).
     let mut sources: Vec<(Vec<Occ>, u32)> = Vec::with_capacity(gathered.len());
+    let mut rest = Vec::with_capacity(gathered.len());
     let mut offset: u64 = 0;
-    for mut acc in gathered {
+    for acc in gathered {
         let off = u32::try_from(offset).context("more than 4 billion moves")?;
-        for g in &mut acc.games {
-            g.provisional_start += off;
-        }
         offset += acc.moves;
         sources.push((acc.occs, off));
-        games.append(&mut acc.games);
-        notes.append(&mut acc.notes);
+        rest.push((acc.games, acc.notes, off));
     }
     u32::try_from(offset).context("more than 4 billion moves")?;
+    // The games are ordered while the sort's buffer is being prepared.
+    let (plan, ordered) = rayon::join(|| SortPlan::new(&sources), || order_games(rest, report));
+    let (games, move_starts, renumbering) = ordered?;
+    report.phase("gather", t0);
+    Ok(Prepared {
+        games,
+        move_starts,
+        sources,
+        plan,
+        renumbering,
+    })
+}
+
+/// The workers' games (with the offsets of their provisional move numbers) and notes in
+/// input order: the notes go to the report, and the games are ordered newest first and
+/// numbered.
+fn order_games(
+    parts: Vec<(Vec<ReplayedGame>, Vec<InputNotes>, u32)>,
+    report: &mut BuildReport,
+) -> Result<(Vec<ReplayedGame>, Vec<u32>, Renumbering)> {
+    let mut games = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
+    let mut notes = Vec::new();
+    for (mut g, mut n, off) in parts {
+        for g in &mut g {
+            g.provisional_start += off;
+        }
+        games.append(&mut g);
+        notes.append(&mut n);
+    }
     notes.sort_unstable_by_key(|n| n.0);
+    let mut warnings: HashMap<&'static str, usize> = HashMap::new();
     for (_, w, r, sk) in notes {
         report.files += 1;
         for s in sk {
@@ -418,28 +464,38 @@ fn prepare(
             });
         }
         for k in w {
-            *report.warnings.entry(k.to_string()).or_default() += 1;
+            *warnings.entry(k).or_default() += 1;
         }
         for (k, ex) in r {
             BuildReport::bump(&mut report.rejected, &k, || ex);
         }
     }
+    for (k, n) in warnings {
+        *report.warnings.entry(k.to_string()).or_default() += n;
+    }
     report.games_read = games.len();
     if games.is_empty() {
         bail!("no game found in the inputs");
     }
-    // Newest first; ties by file, member and tree for a stable order.
-    games.par_sort_by(|a, b| {
+    // Newest first; ties by file, member and tree for a stable order. The games are
+    // sorted by index (they are large), then moved into place cycle by cycle.
+    let mut order: Vec<u32> = (0..games.len() as u32).collect();
+    order.par_sort_by(|&a, &b| {
+        let (a, b) = (&games[a as usize], &games[b as usize]);
         b.date_key
             .cmp(&a.date_key)
             .then_with(|| a.record.source.path.cmp(&b.record.source.path))
             .then_with(|| a.record.source.member.cmp(&b.record.source.member))
             .then_with(|| a.record.source.tree_index.cmp(&b.record.source.tree_index))
     });
+    let mut renumbering: Vec<(u32, u32)> = games.iter().map(|g| (g.provisional_start, 0)).collect();
     let mut move_starts = Vec::with_capacity(games.len());
     let mut total: u64 = 0;
-    for g in &games {
-        move_starts.push(u32::try_from(total).context("more than 4 billion moves")?);
+    for &i in &order {
+        let g = &games[i as usize];
+        let start = u32::try_from(total).context("more than 4 billion moves")?;
+        move_starts.push(start);
+        renumbering[i as usize].1 = start;
         total += g.moves.len() as u64;
         if let Some((reason, example)) = &g.truncated {
             BuildReport::bump(&mut report.truncated, reason, || example.clone());
@@ -451,21 +507,23 @@ fn prepare(
             report.games_indexed += 1;
         }
     }
-    // Provisional move numbers to final ones, through a table indexed by provisional number.
-    let mut to_final = vec![0u32; total as usize];
-    for (g, &start) in games.iter().zip(&move_starts) {
-        let prov = g.provisional_start as usize;
-        for (k, slot) in to_final[prov..prov + g.moves.len()].iter_mut().enumerate() {
-            *slot = start + k as u32;
+    permute(&mut games, order);
+    Ok((games, move_starts, Renumbering(renumbering)))
+}
+
+/// Puts `v[order[i]]` at `i` for every `i` (`order` is a permutation), in place.
+fn permute<T>(v: &mut [T], mut order: Vec<u32>) {
+    for i in 0..v.len() {
+        // Follow the cycle through `i`: each step puts one element into place.
+        let mut j = i;
+        while order[j] as usize != i {
+            let k = order[j] as usize;
+            v.swap(j, k);
+            order[j] = j as u32;
+            j = k;
         }
+        order[j] = j as u32;
     }
-    report.phase("gather", t0);
-    Ok(Prepared {
-        games,
-        move_starts,
-        sources,
-        to_final,
-    })
 }
 
 /// Key bits that split the occurrences into buckets for sorting (2048 buckets: each
@@ -535,107 +593,160 @@ fn insertion_sort(b: &mut [Occ]) {
 
 /// Sorts the workers' occurrences (`sources`: occurrences with provisional move numbers,
 /// and the offset making them global) by (key, final move number), renumbering their
-/// moves through `to_final`; returns them with the start of each group of equal keys
+/// moves through `renumbering`; returns them with the start of each group of equal keys
 /// (plus the total).
+#[cfg(test)]
+fn sort_occurrences(
+    sources: Vec<(Vec<Occ>, u32)>,
+    renumbering: &Renumbering,
+) -> (Vec<Occ>, Vec<u32>) {
+    SortPlan::new(&sources).sort(sources, renumbering)
+}
+
+/// The first half of the bucket sort of the occurrences, which needs nothing but them:
+/// how many occurrences every chunk of input has in every bucket, and the output buffer.
 ///
 /// A bucket sort: every chunk of input counts its occurrences per bucket, each chunk then
 /// scatters into its own disjoint slice of every bucket (renumbering on the way), and the
 /// buckets are sorted and split into groups independently. Occurrences are distinct (their
 /// move numbers are), so the order is total and the result never depends on the threads.
-fn sort_occurrences(sources: Vec<(Vec<Occ>, u32)>, to_final: &[u32]) -> (Vec<Occ>, Vec<u32>) {
-    let nb = 1usize << SORT_BUCKET_BITS;
-    let chunks: Vec<(&[Occ], u32)> = sources
-        .iter()
-        .flat_map(|(v, off)| v.chunks(SCATTER_CHUNK).map(move |c| (c, *off)))
-        .collect();
-    let counts: Vec<Vec<u32>> = chunks
-        .par_iter()
-        .map(|(c, _)| {
-            let mut k = vec![0u32; nb];
-            for o in *c {
-                k[sort_bucket(o)] += 1;
-            }
-            k
-        })
-        .collect();
-    let n: usize = chunks.iter().map(|c| c.0.len()).sum();
-    let mut bucket_len = vec![0usize; nb];
-    for k in &counts {
-        for (len, &c) in bucket_len.iter_mut().zip(k) {
-            *len += c as usize;
-        }
+struct SortPlan {
+    /// By chunk (every source's occurrences cut into [`SCATTER_CHUNK`]s), by bucket.
+    counts: Vec<Vec<u32>>,
+    /// As many occurrences as the sources hold.
+    occs: Vec<Occ>,
+}
+
+impl SortPlan {
+    fn new(sources: &[(Vec<Occ>, u32)]) -> SortPlan {
+        let nb = 1usize << SORT_BUCKET_BITS;
+        let n: usize = sources.iter().map(|s| s.0.len()).sum();
+        let chunks: Vec<&[Occ]> = sources
+            .iter()
+            .flat_map(|(v, _)| v.chunks(SCATTER_CHUNK))
+            .collect();
+        let (counts, occs) = rayon::join(
+            || {
+                chunks
+                    .par_iter()
+                    .map(|c| {
+                        let mut k = vec![0u32; nb];
+                        for o in *c {
+                            k[sort_bucket(o)] += 1;
+                        }
+                        k
+                    })
+                    .collect()
+            },
+            || {
+                // Filled in parallel: the page faults of a fresh buffer cost more than
+                // the writes.
+                let mut occs = Vec::with_capacity(n);
+                occs.par_extend(rayon::iter::repeat_n(
+                    Occ {
+                        hi: 0,
+                        lo: 0,
+                        ply: 0,
+                        orient: 0,
+                    },
+                    n,
+                ));
+                occs
+            },
+        );
+        SortPlan { counts, occs }
     }
-    // Filled in parallel: the page faults of a fresh buffer cost more than the writes.
-    let mut occs = Vec::with_capacity(n);
-    occs.par_extend(rayon::iter::repeat_n(
-        Occ {
-            hi: 0,
-            lo: 0,
-            ply: 0,
-            orient: 0,
-        },
-        n,
-    ));
-    // Bucket by bucket, a slice for every chunk in chunk order.
-    let mut dests: Vec<Vec<&mut [Occ]>> =
-        (0..chunks.len()).map(|_| Vec::with_capacity(nb)).collect();
-    let mut rest: &mut [Occ] = &mut occs;
-    for b in 0..nb {
-        for (d, k) in dests.iter_mut().zip(&counts) {
-            let (head, tail) = std::mem::take(&mut rest).split_at_mut(k[b] as usize);
-            d.push(head);
+
+    /// Sorts `sources` (those the plan was made for): see [`sort_occurrences`].
+    fn sort(
+        self,
+        sources: Vec<(Vec<Occ>, u32)>,
+        renumbering: &Renumbering,
+    ) -> (Vec<Occ>, Vec<u32>) {
+        let nb = 1usize << SORT_BUCKET_BITS;
+        let SortPlan { counts, mut occs } = self;
+        let n = occs.len();
+        let mut bucket_len = vec![0usize; nb];
+        for k in &counts {
+            for (len, &c) in bucket_len.iter_mut().zip(k) {
+                *len += c as usize;
+            }
+        }
+        // Bucket by bucket, a slice for every chunk in chunk order; then the chunks'
+        // slices source by source.
+        let mut dests: Vec<Vec<&mut [Occ]>> =
+            (0..counts.len()).map(|_| Vec::with_capacity(nb)).collect();
+        let mut rest: &mut [Occ] = &mut occs;
+        for b in 0..nb {
+            for (d, k) in dests.iter_mut().zip(&counts) {
+                let (head, tail) = std::mem::take(&mut rest).split_at_mut(k[b] as usize);
+                d.push(head);
+                rest = tail;
+            }
+        }
+        let mut dests = dests.into_iter();
+        let by_source: Vec<Vec<Vec<&mut [Occ]>>> = sources
+            .iter()
+            .map(|(v, _)| {
+                dests
+                    .by_ref()
+                    .take(v.len().div_ceil(SCATTER_CHUNK))
+                    .collect()
+            })
+            .collect();
+        // Each source is freed as soon as it is scattered.
+        sources
+            .into_par_iter()
+            .zip(by_source)
+            .for_each(|((v, off), mut d)| {
+                v.par_chunks(SCATTER_CHUNK)
+                    .zip(d.par_iter_mut())
+                    .for_each(|(c, d)| {
+                        let mut fill = vec![0usize; nb];
+                        let mut at = 0;
+                        for o in c {
+                            let b = sort_bucket(o);
+                            d[b][fill[b]] = Occ {
+                                ply: renumbering.map(&mut at, o.ply + off),
+                                ..*o
+                            };
+                            fill[b] += 1;
+                        }
+                    });
+            });
+        // Sort every bucket and find its groups.
+        let mut buckets: Vec<(&mut [Occ], u32)> = Vec::with_capacity(nb);
+        let mut rest: &mut [Occ] = &mut occs;
+        let mut start = 0u32;
+        for &len in &bucket_len {
+            let (head, tail) = std::mem::take(&mut rest).split_at_mut(len);
+            buckets.push((head, start));
+            start += len as u32;
             rest = tail;
         }
-    }
-    chunks
-        .par_iter()
-        .zip(dests.par_iter_mut())
-        .for_each(|(&(c, off), d)| {
-            let mut fill = vec![0usize; nb];
-            for o in c {
-                let b = sort_bucket(o);
-                d[b][fill[b]] = Occ {
-                    ply: to_final[(o.ply + off) as usize],
-                    ..*o
-                };
-                fill[b] += 1;
-            }
-        });
-    drop(dests);
-    drop(chunks);
-    drop(sources);
-    // Sort every bucket and find its groups.
-    let mut buckets: Vec<(&mut [Occ], u32)> = Vec::with_capacity(nb);
-    let mut rest: &mut [Occ] = &mut occs;
-    let mut start = 0u32;
-    for &len in &bucket_len {
-        let (head, tail) = std::mem::take(&mut rest).split_at_mut(len);
-        buckets.push((head, start));
-        start += len as u32;
-        rest = tail;
-    }
-    let parts: Vec<Vec<u32>> = buckets
-        .into_par_iter()
-        .map_init(
-            || (Vec::new(), Vec::new()),
-            |(scratch, counts), (b, start)| {
-                sort_bucket_of(b, scratch, counts);
-                let mut g = Vec::new();
-                for i in 0..b.len() {
-                    if i == 0 || (b[i].hi, b[i].lo) != (b[i - 1].hi, b[i - 1].lo) {
-                        g.push(start + i as u32);
+        let parts: Vec<Vec<u32>> = buckets
+            .into_par_iter()
+            .map_init(
+                || (Vec::new(), Vec::new()),
+                |(scratch, counts), (b, start)| {
+                    sort_bucket_of(b, scratch, counts);
+                    let mut g = Vec::new();
+                    for i in 0..b.len() {
+                        if i == 0 || (b[i].hi, b[i].lo) != (b[i - 1].hi, b[i - 1].lo) {
+                            g.push(start + i as u32);
+                        }
                     }
-                }
-                g
-            },
-        )
-        .collect();
-    let mut groups = Vec::with_capacity(parts.iter().map(Vec::len).sum::<usize>() + 1);
-    for p in parts {
-        groups.extend_from_slice(&p);
+                    g
+                },
+            )
+            .collect();
+        let mut groups = Vec::with_capacity(parts.iter().map(Vec::len).sum::<usize>() + 1);
+        for p in parts {
+            groups.extend_from_slice(&p);
+        }
+        groups.push(n as u32);
+        (occs, groups)
     }
-    groups.push(n as u32);
-    (occs, groups)
 }
 
 /// Builds an index or a book from `paths` and writes it atomically to `out`.
@@ -644,8 +755,13 @@ pub fn build(paths: &[PathBuf], out: &Path, opts: &BuildOptions) -> Result<Build
     let mut report = BuildReport::default();
     let (files, skipped) = input::list_inputs(paths);
     let inputs = files.into_iter().map(Input::File).collect();
-    let file = collect_and_encode(inputs, skipped, opts, &mut report, t0)?;
-    write_with(out, |w| file.write_to(w))?;
+    let (file, collected) = collect_and_encode(inputs, skipped, opts, &mut report, t0)?;
+    // Freeing the games and occurrences takes about as long as writing the file.
+    let (written, ()) = rayon::join(
+        || write_with(out, |w| file.write_to(w)),
+        move || drop(collected),
+    );
+    written?;
     report.phase("write", t0);
     report.bytes = file.len() as u64;
     report.elapsed = t0.elapsed();
@@ -664,7 +780,9 @@ pub fn build_in_memory(
         .into_iter()
         .map(|s| Input::Sources(vec![s]))
         .collect();
-    let bytes = collect_and_encode(inputs, skipped.to_vec(), opts, &mut report, t0)?.to_vec();
+    let bytes = collect_and_encode(inputs, skipped.to_vec(), opts, &mut report, t0)?
+        .0
+        .to_vec();
     report.bytes = bytes.len() as u64;
     report.elapsed = t0.elapsed();
     Ok((bytes, report))
@@ -672,32 +790,33 @@ pub fn build_in_memory(
 
 /// [`collect_inputs`] then [`encode`]; for an index, the games are encoded while the
 /// occurrences are sorted, and the occurrences while they are checked for collisions.
+/// Returns the file and what it was made from.
 fn collect_and_encode(
     inputs: Vec<Input>,
     skipped: Vec<Skipped>,
     opts: &BuildOptions,
     report: &mut BuildReport,
     t0: Instant,
-) -> Result<bits::EncodedFile> {
+) -> Result<(bits::EncodedFile, Collected)> {
     let prepared = prepare(inputs, skipped, opts, report, t0)?;
     if opts.profile == Profile::Mcu || report.games_indexed == 0 {
         let collected = prepared.sort(report, t0);
         check_collisions(verify::count_collisions(&collected), report, t0)?;
         let file = encode(&collected, opts, report)?;
         report.phase("encode", t0);
-        return Ok(file);
+        return Ok((file, collected));
     }
     let Prepared {
         games,
         move_starts,
         sources,
-        to_final,
+        plan,
+        renumbering,
     } = prepared;
     let (games_part, (occs, groups)) = rayon::join(
         || index_file::encode_games(&games, &move_starts),
-        || sort_occurrences(sources, &to_final),
+        || plan.sort(sources, &renumbering),
     );
-    drop(to_final);
     report.phase("sort", t0);
     report.occurrences = occs.len() as u64;
     report.positions = (groups.len() - 1) as u64;
@@ -719,7 +838,7 @@ fn collect_and_encode(
     check_collisions(checked, report, t0)?;
     let file = index_file::assemble(&c, games_part, occurrences, shared, opts, report)?;
     report.phase("encode", t0);
-    Ok(file)
+    Ok((file, c))
 }
 
 /// Encodes collected games as the file `opts.profile` asks for.
@@ -805,20 +924,57 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        for (sources_n, per_source) in [(1, 0), (1, 5), (3, 40), (7, 3000), (2, 70_000)] {
-            let total = sources_n * per_source;
-            // A permutation of the move numbers stands for the final numbering.
-            let mut to_final: Vec<u32> = (0..total as u32).collect();
-            for i in (1..to_final.len()).rev() {
-                to_final.swap(i, next() as usize % (i + 1));
+        for (sources_n, games_n) in [(1, 1), (1, 3), (3, 10), (7, 100), (2, 1000)] {
+            // Games of random lengths (some without moves) numbered provisionally one
+            // after the other, and finally in another order.
+            let lens: Vec<u32> = (0..games_n)
+                .map(|_| {
+                    if next() % 5 == 0 {
+                        0
+                    } else {
+                        next() as u32 % 300
+                    }
+                })
+                .collect();
+            let mut prov = Vec::new();
+            let mut p = 0;
+            for &l in &lens {
+                prov.push(p);
+                p += l;
             }
+            let total = p;
+            let mut order: Vec<usize> = (0..games_n).collect();
+            for i in (1..order.len()).rev() {
+                order.swap(i, next() as usize % (i + 1));
+            }
+            let mut fin = vec![0; games_n];
+            let mut f = 0;
+            for &g in &order {
+                fin[g] = f;
+                f += lens[g];
+            }
+            let renumbering = Renumbering(prov.iter().copied().zip(fin.iter().copied()).collect());
+            let final_of = |p: u32| {
+                let g = (0..games_n)
+                    .rfind(|&g| prov[g] <= p && p < prov[g] + lens[g])
+                    .unwrap();
+                fin[g] + p - prov[g]
+            };
+            // The sources split the provisional numbers; most moves are indexed, in
+            // order, except in the last source.
             let mut sources = Vec::new();
             let mut all = Vec::new();
-            for s in 0..sources_n {
-                let off = (s * per_source) as u32;
+            for s in 0..sources_n as u32 {
+                let (from, to) = (
+                    total * s / sources_n as u32,
+                    total * (s + 1) / sources_n as u32,
+                );
                 let mut v = Vec::new();
-                for p in 0..per_source as u32 {
+                for p in from..to {
                     let r = next();
+                    if r % 10 == 0 {
+                        continue;
+                    }
                     let (hi, lo) = match r % 8 {
                         0 => (1 << 63, 5),
                         1 => (1 << 63, r % 3),
@@ -829,17 +985,20 @@ mod tests {
                     v.push(Occ {
                         hi,
                         lo,
-                        ply: p,
+                        ply: p - from,
                         orient,
                     });
                     all.push(Occ {
                         hi,
                         lo,
-                        ply: to_final[(off + p) as usize],
+                        ply: final_of(p),
                         orient,
                     });
                 }
-                sources.push((v, off));
+                if s + 1 == sources_n as u32 {
+                    v.reverse();
+                }
+                sources.push((v, from));
             }
             all.sort_unstable();
             let mut want_groups: Vec<u32> = (0..all.len())
@@ -847,8 +1006,8 @@ mod tests {
                 .map(|i| i as u32)
                 .collect();
             want_groups.push(all.len() as u32);
-            let (occs, groups) = sort_occurrences(sources, &to_final);
-            assert!(occs == all, "{sources_n} x {per_source}");
+            let (occs, groups) = sort_occurrences(sources, &renumbering);
+            assert!(occs == all, "{sources_n} sources, {games_n} games");
             assert_eq!(groups, want_groups);
         }
     }
