@@ -228,10 +228,15 @@ type InputNotes = (
 #[derive(Default)]
 struct Gathered {
     games: Vec<ReplayedGame>,
-    occs: Vec<Occ>,
+    /// The occurrences in pieces of about [`OCC_PIECE`] that never grow (growing a large
+    /// vector moves its pages, which costs more than filling them).
+    occs: Vec<Vec<Occ>>,
     moves: u64,
     notes: Vec<InputNotes>,
 }
+
+/// Occurrences per piece of a build worker's occurrences.
+const OCC_PIECE: usize = 1 << 16;
 
 /// Something to read games from.
 pub enum Input {
@@ -261,7 +266,16 @@ fn read_one(input: Input, number: usize, max_moves: u32, acc: &mut Gathered) {
         for g in parsed.games {
             warnings.extend(g.warnings.iter().map(|w| w.kind.name()));
             let base = u32::try_from(acc.moves).unwrap_or(u32::MAX);
-            let game = replay::replay(g, max_moves, &mut acc.occs, base);
+            // A game has at most one occurrence per event.
+            let need = g.events.len();
+            let piece = match acc.occs.last_mut() {
+                Some(p) if p.capacity() - p.len() >= need => p,
+                _ => {
+                    acc.occs.push(Vec::with_capacity(need.max(OCC_PIECE)));
+                    acc.occs.last_mut().expect("just pushed")
+                }
+            };
+            let game = replay::replay(g, max_moves, piece, base);
             acc.moves += game.moves.len() as u64;
             acc.games.push(game);
         }
@@ -421,7 +435,7 @@ fn prepare(
     for acc in gathered {
         let off = u32::try_from(offset).context("more than 4 billion moves")?;
         offset += acc.moves;
-        sources.push((acc.occs, off));
+        sources.extend(acc.occs.into_iter().map(|p| (p, off)));
         rest.push((acc.games, acc.notes, off));
     }
     u32::try_from(offset).context("more than 4 billion moves")?;
