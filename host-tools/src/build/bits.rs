@@ -12,8 +12,6 @@ const PACK_CHUNK: usize = 1 << 16;
 
 /// Fixed-width records packed little-endian, `width` bits each.
 pub struct BitWriter {
-    /// Earlier pieces of whole bytes (see [`BitWriter::pack_parallel`]), then `bytes`.
-    done: Vec<Vec<u8>>,
     bytes: Vec<u8>,
     width: u32,
     count: u64,
@@ -31,7 +29,6 @@ impl BitWriter {
     pub fn with_capacity(width: u32, records: usize) -> BitWriter {
         assert!((1..=64).contains(&width), "record width {width}");
         BitWriter {
-            done: Vec::new(),
             bytes: Vec::with_capacity((records * width as usize).div_ceil(8) + 16),
             width,
             count: 0,
@@ -54,21 +51,35 @@ impl BitWriter {
             assert_eq!(w.count, n, "records pushed for a piece");
             w
         };
-        // Every piece but the last fills whole words: it is kept as it is.
-        let mut pieces: Vec<BitWriter> = (0..count.div_ceil(PACK_CHUNK).max(1))
-            .into_par_iter()
-            .map(|k| piece(k * PACK_CHUNK..((k + 1) * PACK_CHUNK).min(count)))
-            .collect();
-        let mut last = pieces.pop().expect("at least one piece");
-        last.done = pieces
-            .into_iter()
-            .map(|p| {
-                debug_assert!(p.acc_bits == 0 && p.done.is_empty());
-                p.bytes
-            })
-            .collect();
-        last.count = count as u64;
-        last
+        if count <= PACK_CHUNK {
+            return piece(0..count);
+        }
+        // Every full piece is exactly `chunk_bytes` long (its bits fill whole words).
+        let full = (count - 1) / PACK_CHUNK;
+        let chunk_bytes = PACK_CHUNK * width as usize / 8;
+        let last_start = full * PACK_CHUNK;
+        let mut bytes = Vec::with_capacity((count * width as usize).div_ceil(8) + 16);
+        bytes.resize(full * chunk_bytes, 0);
+        let ((), last) = rayon::join(
+            || {
+                bytes
+                    .par_chunks_mut(chunk_bytes)
+                    .enumerate()
+                    .for_each(|(k, out)| {
+                        let w = piece(k * PACK_CHUNK..(k + 1) * PACK_CHUNK);
+                        out.copy_from_slice(&w.bytes);
+                    })
+            },
+            || piece(last_start..count),
+        );
+        bytes.extend_from_slice(&last.bytes);
+        BitWriter {
+            bytes,
+            width,
+            count: count as u64,
+            acc: last.acc,
+            acc_bits: last.acc_bits,
+        }
     }
 
     /// Appends a record (its bits above `width` must be zero).
@@ -89,17 +100,15 @@ impl BitWriter {
         self.count += 1;
     }
 
-    /// The bytes (in pieces to write one after the other), padded as the readers expect,
-    /// with the record width and count.
-    pub fn finish(mut self) -> (Vec<Vec<u8>>, u32, u64) {
+    /// The bytes, padded as the readers expect, with the record width and count.
+    pub fn finish(mut self) -> (Vec<u8>, u32, u64) {
         while self.acc_bits > 0 {
             self.bytes.push(self.acc as u8);
             self.acc >>= 8;
             self.acc_bits = self.acc_bits.saturating_sub(8);
         }
         self.bytes.extend_from_slice(&[0u8; 8]);
-        self.done.push(self.bytes);
-        (self.done, self.width, self.count)
+        (self.bytes, self.width, self.count)
     }
 }
 
@@ -115,36 +124,34 @@ pub struct Body {
 impl Body {
     /// Adds packed records as a section.
     pub fn packed(&mut self, w: BitWriter) -> Section {
-        let (pieces, width, count) = w.finish();
-        self.raw(pieces, width, count)
+        let (bytes, width, count) = w.finish();
+        self.raw(bytes, width, count)
     }
 
     /// Adds fixed-width byte rows (`width_bytes` each) as a section.
     pub fn rows(&mut self, mut bytes: Vec<u8>, width_bytes: usize) -> Section {
         let count = bytes.len().checked_div(width_bytes).unwrap_or(0) as u64;
         bytes.extend_from_slice(&[0u8; 8]);
-        self.raw(vec![bytes], width_bytes as u32 * 8, count)
+        self.raw(bytes, width_bytes as u32 * 8, count)
     }
 
-    fn raw(&mut self, pieces: Vec<Vec<u8>>, width_bits: u32, count: u64) -> Section {
+    fn raw(&mut self, bytes: Vec<u8>, width_bits: u32, count: u64) -> Section {
         let offset = align8(self.len);
         if offset > self.len {
             let pad = vec![0u8; offset - self.len];
             self.crc.update(&pad);
             self.pieces.push(pad);
         }
-        let len: usize = pieces.iter().map(Vec::len).sum();
-        for p in &pieces {
-            self.crc.update(p);
-        }
-        self.len = offset + len;
-        self.pieces.extend(pieces);
-        Section {
+        self.crc.update(&bytes);
+        self.len = offset + bytes.len();
+        let section = Section {
             offset: offset as u64,
-            len: len as u64,
+            len: bytes.len() as u64,
             count,
             width_bits,
-        }
+        };
+        self.pieces.push(bytes);
+        section
     }
 
     /// The whole file: preamble, header, padding, body.
@@ -240,9 +247,8 @@ mod tests {
                         w.push(val(i));
                     }
                 });
-                let (a, b) = (one.finish(), par.finish());
                 assert!(
-                    (a.0.concat(), a.1, a.2) == (b.0.concat(), b.1, b.2),
+                    one.finish() == par.finish(),
                     "width {width}, {count} records"
                 );
             }
