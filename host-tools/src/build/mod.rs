@@ -754,11 +754,20 @@ impl SortPlan {
                 },
             )
             .collect();
-        let mut groups = Vec::with_capacity(parts.iter().map(Vec::len).sum::<usize>() + 1);
-        for p in parts {
-            groups.extend_from_slice(&p);
+        // The buckets' group starts copied into place in parallel.
+        let mut groups = vec![0u32; parts.iter().map(Vec::len).sum::<usize>() + 1];
+        let mut slices = Vec::with_capacity(parts.len());
+        let mut rest: &mut [u32] = &mut groups;
+        for p in &parts {
+            let (head, tail) = std::mem::take(&mut rest).split_at_mut(p.len());
+            slices.push(head);
+            rest = tail;
         }
-        groups.push(n as u32);
+        rest[0] = n as u32;
+        slices
+            .into_par_iter()
+            .zip(&parts)
+            .for_each(|(s, p)| s.copy_from_slice(p));
         (occs, groups)
     }
 }
