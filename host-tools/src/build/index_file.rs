@@ -8,7 +8,6 @@ use kifudex_core::index::{
     game_row, next_record_bits, split_fingerprint, IndexHeader, GAME_BYTES, MOVE_BITS, SETUP_BITS,
 };
 use kifudex_core::{Color, Move, Transform};
-
 use rayon::prelude::*;
 
 use super::bits::{BitWriter, Body, EncodedFile};

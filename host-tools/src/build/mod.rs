@@ -7,6 +7,11 @@
 //! stands for two different positions ([`verify`]), and the file is written atomically
 //! ([`index_file`], [`book_file`]). The output depends only on the inputs and options:
 //! never on the thread count or the machine.
+//!
+//! For an index the steps overlap: the games are ordered while the sort's buffer is
+//! prepared, encoded while the occurrences are bucket-sorted, and the occurrences are
+//! encoded and the file written (to a temporary file, renamed into place only after the
+//! check) while the keys are checked.
 
 mod bits;
 pub mod book_file;
@@ -96,7 +101,8 @@ pub struct BuildReport {
     pub bytes: u64,
     /// Wall time.
     pub elapsed: Duration,
-    /// Wall time and resident memory (bytes, where the OS tells) at the end of each phase.
+    /// Wall time and resident memory (bytes, where the OS tells) at the end of each phase,
+    /// in the order they ended (some overlap).
     pub phases: Vec<(&'static str, Duration, Option<u64>)>,
 }
 
@@ -332,8 +338,8 @@ pub fn collect_inputs(
 struct Prepared {
     games: Vec<ReplayedGame>,
     move_starts: Vec<u32>,
-    /// Each worker's occurrences (provisional move numbers) and the offset that makes
-    /// their numbers global.
+    /// The workers' occurrences in pieces (provisional move numbers), each with the
+    /// offset that makes its worker's numbers global.
     sources: Vec<(Vec<Occ>, u32)>,
     /// The sort's counts and buffer.
     plan: SortPlan,
@@ -427,9 +433,9 @@ fn prepare(
         b.finish_and_clear();
     }
     report.phase("parse", t0);
-    // Each worker's occurrences stay in its own vector, with the offset that makes its
-    // provisional move numbers global (still in an order that depends on the scheduling:
-    // fixed when the occurrences are sorted).
+    // The workers' pieces of occurrences stay as they are, each with the offset that
+    // makes its worker's provisional move numbers global (still in an order that depends
+    // on the scheduling: fixed when the occurrences are sorted).
     let mut sources: Vec<(Vec<Occ>, u32)> = Vec::with_capacity(gathered.len());
     let mut rest = Vec::with_capacity(gathered.len());
     let mut offset: u64 = 0;
@@ -555,7 +561,8 @@ fn sort_bucket(o: &Occ) -> usize {
 
 /// Sorts one bucket of occurrences: splits it again by the next key bits (as many as
 /// the bucket has occurrences, so that the pieces hold about one each) and sorts the
-/// pieces by insertion. `scratch` and `counts` are reusable buffers.
+/// pieces, by insertion but for the few large ones (positions many games share).
+/// `scratch` and `counts` are reusable buffers.
 fn sort_bucket_of(b: &mut [Occ], scratch: &mut Vec<Occ>, counts: &mut Vec<u32>) {
     if b.len() <= 32 {
         insertion_sort(b);
@@ -606,10 +613,7 @@ fn insertion_sort(b: &mut [Occ]) {
     }
 }
 
-/// Sorts the workers' occurrences (`sources`: occurrences with provisional move numbers,
-/// and the offset making them global) by (key, final move number), renumbering their
-/// moves through `renumbering`; returns them with the start of each group of equal keys
-/// (plus the total).
+/// [`SortPlan::new`] then [`SortPlan::sort`].
 #[cfg(test)]
 fn sort_occurrences(
     sources: Vec<(Vec<Occ>, u32)>,
@@ -672,7 +676,9 @@ impl SortPlan {
         SortPlan { counts, occs }
     }
 
-    /// Sorts `sources` (those the plan was made for): see [`sort_occurrences`].
+    /// Sorts `sources` (those the plan was made for) by (key, final move number),
+    /// renumbering their moves through `renumbering`; returns them with the start of each
+    /// group of equal keys (plus the total).
     fn sort(
         self,
         sources: Vec<(Vec<Occ>, u32)>,
