@@ -8,34 +8,34 @@ use kifudex_core::index::{
     game_row, next_record_bits, split_fingerprint, IndexHeader, GAME_BYTES, MOVE_BITS, SETUP_BITS,
 };
 use kifudex_core::{Color, Move, Transform};
+use rayon::prelude::*;
 
 use super::bits::{BitWriter, Body, EncodedFile};
 use super::replay::ReplayedGame;
-use super::{BuildOptions, BuildReport, Collected};
+use super::{BuildOptions, BuildReport, Collected, Occ};
 use crate::sgf::Margin;
 
-/// The deduplicated string pool; id 0 is the empty string.
-struct Strings {
-    ids: HashMap<String, u32>,
-    list: Vec<String>,
+/// The deduplicated string pool (borrowing the games' strings); id 0 is the empty string.
+struct Strings<'a> {
+    ids: HashMap<&'a str, u32>,
+    list: Vec<&'a str>,
 }
 
-impl Strings {
-    fn new() -> Strings {
+impl<'a> Strings<'a> {
+    fn new() -> Strings<'a> {
         Strings {
-            ids: HashMap::from([(String::new(), 0)]),
-            list: vec![String::new()],
+            ids: HashMap::from([("", 0)]),
+            list: vec![""],
         }
     }
 
-    fn id(&mut self, s: Option<&str>) -> u32 {
+    fn id(&mut self, s: Option<&'a str>) -> u32 {
         let s = s.unwrap_or("");
-        if let Some(&id) = self.ids.get(s) {
-            return id;
+        let next = self.list.len() as u32;
+        let id = *self.ids.entry(s).or_insert(next);
+        if id == next {
+            self.list.push(s);
         }
-        let id = self.list.len() as u32;
-        self.ids.insert(s.to_string(), id);
-        self.list.push(s.to_string());
         id
     }
 }
@@ -48,11 +48,11 @@ fn margin_code(m: Margin) -> (u8, i32) {
     (m.code(), tenths)
 }
 
-fn game_row(
-    g: &ReplayedGame,
+fn game_row<'a>(
+    g: &'a ReplayedGame,
     move_start: u32,
     setup_start: u32,
-    strings: &mut Strings,
+    strings: &mut Strings<'a>,
 ) -> [u8; GAME_BYTES] {
     let mut row = [0u8; GAME_BYTES];
     let put = |row: &mut [u8; GAME_BYTES], at: usize, v: u32| {
@@ -114,73 +114,145 @@ fn game_row(
 
 /// Encodes the index file.
 pub fn encode(c: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> Result<EncodedFile> {
-    let mut body = Body::default();
-    let mut header = IndexHeader {
-        max_moves: opts.max_moves.unwrap_or(0),
-        shared_min: opts.shared_min.max(2),
-        games: u32::try_from(c.games.len()).context("too many games")?,
-        occurrences: c.occs.len() as u64,
-        positions: (c.groups.len() - 1) as u64,
-        ..IndexHeader::default()
-    };
-    // Games, strings, moves, setup.
+    let games = encode_games(&c.games, &c.move_starts);
+    let (occurrences, shared) = rayon::join(
+        || encode_occurrences(c),
+        || encode_shared(c, shared_min(opts)),
+    );
+    assemble(c, games, occurrences, shared, opts, report)
+}
+
+/// The `shared_min` an index is built with.
+pub(super) fn shared_min(opts: &BuildOptions) -> u32 {
+    opts.shared_min.max(2)
+}
+
+/// The sections of an index that depend on the games alone (so they can be encoded while
+/// the occurrences are being sorted).
+pub struct GamesPart {
+    sizes: [u32; 19],
+    rows: Vec<u8>,
+    string_index: BitWriter,
+    pool: Vec<u8>,
+    moves: BitWriter,
+    setup: BitWriter,
+}
+
+/// Encodes the games (newest first, their moves starting at `move_starts`), the string
+/// pool, the moves and the setup stones.
+pub fn encode_games(games: &[ReplayedGame], move_starts: &[u32]) -> GamesPart {
+    let total_moves =
+        move_starts.last().map_or(0, |&s| s as usize) + games.last().map_or(0, |g| g.moves.len());
+    let (part, moves) = rayon::join(
+        || encode_rows(games, move_starts),
+        || {
+            BitWriter::pack_parallel(MOVE_BITS, total_moves, |r, w| {
+                let mut g = move_starts.partition_point(|&s| s as usize <= r.start) - 1;
+                let mut k = r.start - move_starts[g] as usize;
+                for _ in r {
+                    while k == games[g].moves.len() {
+                        g += 1;
+                        k = 0;
+                    }
+                    w.push(games[g].moves[k] as u64);
+                    k += 1;
+                }
+            })
+        },
+    );
+    GamesPart { moves, ..part }
+}
+
+/// [`encode_games`] but the moves.
+fn encode_rows(games: &[ReplayedGame], move_starts: &[u32]) -> GamesPart {
+    let mut sizes = [0u32; 19];
     let mut strings = Strings::new();
-    let mut rows = Vec::with_capacity(c.games.len() * GAME_BYTES);
-    let mut moves = BitWriter::with_capacity(MOVE_BITS, c.occs.len());
+    let mut rows = Vec::with_capacity(games.len() * GAME_BYTES);
     let mut setup = BitWriter::new(SETUP_BITS);
     let mut setup_start = 0u32;
-    for (g, &ms) in c.games.iter().zip(&c.move_starts) {
+    for (g, &ms) in games.iter().zip(move_starts) {
         let size = g.record.size;
-        header.sizes[size.height() as usize - 1] |= 1 << (size.width() - 1);
+        sizes[size.height() as usize - 1] |= 1 << (size.width() - 1);
         rows.extend_from_slice(&game_row(g, ms, setup_start, &mut strings));
-        for &m in &g.moves {
-            moves.push(m as u64);
-        }
         for &(before, point, stone) in &g.setup {
             setup.push(before as u64 | (point as u64) << 16 | (stone as u64) << 25);
         }
         setup_start += g.setup.len() as u32;
     }
-    header.games_section = body.rows(rows, GAME_BYTES);
     let total_bytes: usize = strings.list.iter().map(|s| s.len()).sum();
-    let mut idx = BitWriter::new(bits_for(total_bytes as u64).max(8));
+    let mut string_index = BitWriter::new(bits_for(total_bytes as u64).max(8));
     let mut pool = Vec::with_capacity(total_bytes);
-    idx.push(0);
+    string_index.push(0);
     for s in &strings.list {
         pool.extend_from_slice(s.as_bytes());
-        idx.push(pool.len() as u64);
+        string_index.push(pool.len() as u64);
     }
-    header.string_index = body.packed(idx);
-    header.strings = body.rows(pool, 1);
-    header.moves = body.packed(moves);
-    header.setup = body.packed(setup);
+    GamesPart {
+        sizes,
+        rows,
+        string_index,
+        pool,
+        moves: BitWriter::new(MOVE_BITS),
+        setup,
+    }
+}
 
-    // Occurrences and buckets.
+/// The occurrences section and its buckets.
+pub struct OccurrencesPart {
+    ply_bits: u32,
+    bucket_bits: u32,
+    rem_bits: u32,
+    occurrences: BitWriter,
+    buckets: BitWriter,
+}
+
+/// Encodes the sorted occurrences and the buckets of their fingerprints.
+pub fn encode_occurrences(c: &Collected) -> OccurrencesPart {
     let total_moves = c.move_starts.last().copied().unwrap_or(0) as u64
         + c.games.last().map_or(0, |g| g.moves.len() as u64);
     let ply_bits = bits_for(total_moves.max(1));
     let bucket_bits = bits_for(c.occs.len() as u64).saturating_sub(4).clamp(1, 24);
     let width = (ply_bits + 4 + 6).div_ceil(8) * 8;
     let rem_bits = width - ply_bits - 4;
-    header.ply_bits = ply_bits as u8;
-    header.bucket_bits = bucket_bits as u8;
-    header.rem_bits = rem_bits as u8;
-    let mut occ = BitWriter::with_capacity(width, c.occs.len());
-    let mut bucket_counts = vec![0u64; (1usize << bucket_bits) + 1];
-    let mut gi = 0usize;
-    for (i, o) in c.occs.iter().enumerate() {
-        let start = c.groups.get(gi).is_some_and(|&s| s as usize == i);
-        if start {
-            gi += 1;
+    let occurrences = BitWriter::pack_parallel(width, c.occs.len(), |r, w| {
+        // The first group starting at or after the range.
+        let mut gi = c.groups.partition_point(|&s| (s as usize) < r.start);
+        for i in r {
+            let o = &c.occs[i];
+            let start = c.groups.get(gi).is_some_and(|&s| s as usize == i);
+            if start {
+                gi += 1;
+            }
+            let (_, rem) = split_fingerprint(o.hi, bucket_bits, rem_bits);
+            w.push(
+                o.ply as u64
+                    | (o.orient as u64) << ply_bits
+                    | (start as u64) << (ply_bits + 3)
+                    | rem << (ply_bits + 4),
+            );
         }
-        let (bucket, rem) = split_fingerprint(o.hi, bucket_bits, rem_bits);
-        bucket_counts[bucket as usize + 1] += 1;
-        occ.push(
-            o.ply as u64
-                | (o.orient as u64) << ply_bits
-                | (start as u64) << (ply_bits + 3)
-                | rem << (ply_bits + 4),
-        );
+    });
+    // The occurrences are sorted by fingerprint, so each bucket is one run: the end of
+    // every bucket's run, found by walking the occurrences once per (parallel) piece.
+    let bucket_of = |o: &Occ| split_fingerprint(o.hi, bucket_bits, rem_bits).0 as usize;
+    let runs: Vec<Vec<(usize, u64)>> = c
+        .occs
+        .par_chunks(1 << 16)
+        .map(|chunk| {
+            let mut runs: Vec<(usize, u64)> = Vec::new();
+            for o in chunk {
+                let b = bucket_of(o);
+                match runs.last_mut() {
+                    Some((last, n)) if *last == b => *n += 1,
+                    _ => runs.push((b, 1)),
+                }
+            }
+            runs
+        })
+        .collect();
+    let mut bucket_counts = vec![0u64; (1usize << bucket_bits) + 1];
+    for (b, n) in runs.into_iter().flatten() {
+        bucket_counts[b + 1] += n;
     }
     for b in 1..bucket_counts.len() {
         bucket_counts[b] += bucket_counts[b - 1];
@@ -189,53 +261,123 @@ pub fn encode(c: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> R
     for &b in &bucket_counts {
         buckets.push(b);
     }
-    header.occurrences_section = body.packed(occ);
-    header.buckets = body.packed(buckets);
-    report.records = c.occs.len() as u64;
-
-    // Shared positions and their next moves, in canonical orientation.
-    let mut shared_rows = Vec::new();
-    let mut next: Vec<(u16, [u32; 3])> = Vec::new();
-    for w in c.groups.windows(2) {
-        let (s, e) = (w[0] as usize, w[1] as usize);
-        if e - s < header.shared_min as usize {
-            continue;
-        }
-        let mut agg: std::collections::BTreeMap<u16, [u32; 3]> = std::collections::BTreeMap::new();
-        for o in &c.occs[s..e] {
-            let g = c.game_of_ply(o.ply);
-            let game = &c.games[g];
-            let code = game.moves[(o.ply - c.move_starts[g]) as usize];
-            let canon = canonical_code(code, o.orient, game.record.size);
-            let winner = game.record.info.result.as_ref().and_then(|r| r.winner);
-            let a = agg.entry(canon).or_default();
-            a[0] += 1;
-            a[1] += (winner == Some(Color::Black)) as u32;
-            a[2] += (winner == Some(Color::White)) as u32;
-        }
-        let ns = next.len() as u32;
-        next.extend(agg);
-        shared_rows.extend_from_slice(&c.occs[s].hi.to_le_bytes());
-        shared_rows.extend_from_slice(&(s as u32).to_le_bytes());
-        shared_rows.extend_from_slice(&((e - s) as u32).to_le_bytes());
-        shared_rows.extend_from_slice(&ns.to_le_bytes());
-        shared_rows.extend_from_slice(&(next.len() as u32 - ns).to_le_bytes());
+    OccurrencesPart {
+        ply_bits,
+        bucket_bits,
+        rem_bits,
+        occurrences,
+        buckets,
     }
-    let max_count = next.iter().map(|n| n.1[0]).max().unwrap_or(1) as u64;
+}
+
+/// The shared positions and their next moves.
+pub struct SharedPart {
+    rows: Vec<u8>,
+    count_bits: u32,
+    next: BitWriter,
+}
+
+/// Encodes the positions with at least `shared_min` occurrences and their next moves in
+/// canonical orientation (by code; with the games won by each colour).
+pub fn encode_shared(c: &Collected, shared_min: u32) -> SharedPart {
+    let shared: Vec<usize> = (0..c.groups.len() - 1)
+        .into_par_iter()
+        .filter(|&gi| c.groups[gi + 1] - c.groups[gi] >= shared_min)
+        .collect();
+    let nexts: Vec<Vec<(u16, [u32; 3])>> = shared
+        .par_iter()
+        .map_init(Vec::new, |codes, &gi| {
+            let (s, e) = (c.groups[gi] as usize, c.groups[gi + 1] as usize);
+            codes.clear();
+            for o in &c.occs[s..e] {
+                let g = c.game_of_ply(o.ply);
+                let game = &c.games[g];
+                let code = game.moves[(o.ply - c.move_starts[g]) as usize];
+                let canon = canonical_code(code, o.orient, game.record.size);
+                let winner = match game.record.info.result.as_ref().and_then(|r| r.winner) {
+                    Some(Color::Black) => 1u8,
+                    Some(Color::White) => 2,
+                    None => 0,
+                };
+                codes.push((canon, winner));
+            }
+            codes.sort_unstable_by_key(|x| x.0);
+            let mut agg: Vec<(u16, [u32; 3])> = Vec::new();
+            for &(code, winner) in codes.iter() {
+                if agg.last().is_none_or(|a| a.0 != code) {
+                    agg.push((code, [0; 3]));
+                }
+                if let Some((_, a)) = agg.last_mut() {
+                    a[0] += 1;
+                    a[1] += (winner == 1) as u32;
+                    a[2] += (winner == 2) as u32;
+                }
+            }
+            agg
+        })
+        .collect();
+    let mut rows = Vec::with_capacity(shared.len() * 24);
+    let mut ns = 0u32;
+    for (&gi, agg) in shared.iter().zip(&nexts) {
+        let (s, e) = (c.groups[gi] as usize, c.groups[gi + 1] as usize);
+        rows.extend_from_slice(&c.occs[s].hi.to_le_bytes());
+        rows.extend_from_slice(&(s as u32).to_le_bytes());
+        rows.extend_from_slice(&((e - s) as u32).to_le_bytes());
+        rows.extend_from_slice(&ns.to_le_bytes());
+        rows.extend_from_slice(&(agg.len() as u32).to_le_bytes());
+        ns += agg.len() as u32;
+    }
+    let max_count = nexts.iter().flatten().map(|n| n.1[0]).max().unwrap_or(1) as u64;
     let (cb, nbits) = next_record_bits(max_count);
-    header.count_bits = cb as u8;
-    let mut nw = BitWriter::new(nbits);
-    for (code, [n, b, w]) in &next {
-        nw.push(
+    let mut next = BitWriter::with_capacity(nbits, ns as usize);
+    for (code, [n, b, w]) in nexts.iter().flatten() {
+        next.push(
             *code as u64
                 | (*n as u64) << 10
                 | (*b as u64) << (10 + cb)
                 | (*w as u64) << (10 + 2 * cb),
         );
     }
-    header.shared = body.rows(shared_rows, 24);
-    header.next = body.packed(nw);
+    SharedPart {
+        rows,
+        count_bits: cb,
+        next,
+    }
+}
 
+/// The index file from its parts, its sections in their fixed order.
+pub fn assemble(
+    c: &Collected,
+    games: GamesPart,
+    occurrences: OccurrencesPart,
+    shared: SharedPart,
+    opts: &BuildOptions,
+    report: &mut BuildReport,
+) -> Result<EncodedFile> {
+    let mut body = Body::default();
+    let mut header = IndexHeader {
+        max_moves: opts.max_moves.unwrap_or(0),
+        shared_min: shared_min(opts),
+        games: u32::try_from(c.games.len()).context("too many games")?,
+        occurrences: c.occs.len() as u64,
+        positions: (c.groups.len() - 1) as u64,
+        sizes: games.sizes,
+        ply_bits: occurrences.ply_bits as u8,
+        bucket_bits: occurrences.bucket_bits as u8,
+        rem_bits: occurrences.rem_bits as u8,
+        count_bits: shared.count_bits as u8,
+        ..IndexHeader::default()
+    };
+    header.games_section = body.rows(games.rows, GAME_BYTES);
+    header.string_index = body.packed(games.string_index);
+    header.strings = body.rows(games.pool, 1);
+    header.moves = body.packed(games.moves);
+    header.setup = body.packed(games.setup);
+    header.occurrences_section = body.packed(occurrences.occurrences);
+    header.buckets = body.packed(occurrences.buckets);
+    report.records = c.occs.len() as u64;
+    header.shared = body.rows(shared.rows, 24);
+    header.next = body.packed(shared.next);
     let head = postcard::to_allocvec(&header).context("encoding the index header")?;
     Ok(body.file(Kind::Index, head))
 }

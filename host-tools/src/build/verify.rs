@@ -68,34 +68,46 @@ pub fn replay_stored(game: &ReplayedGame, stops: &[u32], mut at: impl FnMut(&Boa
     }
 }
 
+/// An occurrence to check: (global move number, shared key, orientation).
+type Stop = (u32, u32, u8);
+
 /// Returns (keys standing for more than one position, keys compared).
 pub fn count_collisions(c: &Collected) -> (u64, u64) {
-    // Occurrences of shared keys, by game: (move number, group, orientation).
-    let mut by_game: Vec<Vec<(u32, u32, u8)>> = vec![Vec::new(); c.games.len()];
-    let mut shared = 0u32;
-    let mut group_of = Vec::new();
-    for gi in 0..c.groups.len() - 1 {
-        let (s, e) = (c.groups[gi] as usize, c.groups[gi + 1] as usize);
-        if e - s < 2 {
-            continue;
-        }
-        for o in &c.occs[s..e] {
-            let g = c.game_of_ply(o.ply);
-            by_game[g].push((o.ply - c.move_starts[g], shared, o.orient));
-        }
-        group_of.push(gi);
-        shared += 1;
+    // The keys with more than one occurrence.
+    let shared: Vec<usize> = (0..c.groups.len() - 1)
+        .into_par_iter()
+        .filter(|&gi| c.groups[gi + 1] - c.groups[gi] >= 2)
+        .collect();
+    // Their occurrences as (global move number, shared key, orientation), by move number:
+    // game after game, move after move.
+    let mut stops: Vec<Stop> = shared
+        .par_iter()
+        .enumerate()
+        .flat_map_iter(|(k, &gi)| {
+            let (s, e) = (c.groups[gi] as usize, c.groups[gi + 1] as usize);
+            c.occs[s..e]
+                .iter()
+                .map(move |o| (o.ply, k as u32, o.orient))
+        })
+        .collect();
+    stops.par_sort_unstable_by_key(|x| x.0);
+    // Split by game.
+    let mut by_game: Vec<(usize, &[Stop])> = Vec::new();
+    let mut rest = &stops[..];
+    while let Some(&(ply, _, _)) = rest.first() {
+        let g = c.game_of_ply(ply);
+        let end = c.move_starts[g] + c.games[g].moves.len() as u32;
+        let (list, tail) = rest.split_at(rest.partition_point(|x| x.0 < end));
+        by_game.push((g, list));
+        rest = tail;
     }
-    let reps: Vec<OnceLock<Packed>> = (0..shared).map(|_| OnceLock::new()).collect();
-    let bad: Vec<AtomicBool> = (0..shared).map(|_| AtomicBool::new(false)).collect();
-    by_game.par_iter_mut().enumerate().for_each(|(g, list)| {
-        if list.is_empty() {
-            return;
-        }
-        list.sort_unstable();
-        let stops: Vec<u32> = list.iter().map(|x| x.0).collect();
+    let reps: Vec<OnceLock<Packed>> = (0..shared.len()).map(|_| OnceLock::new()).collect();
+    let bad: Vec<AtomicBool> = (0..shared.len()).map(|_| AtomicBool::new(false)).collect();
+    by_game.par_iter().for_each(|&(g, list)| {
+        let start = c.move_starts[g];
+        let moves: Vec<u32> = list.iter().map(|x| x.0 - start).collect();
         let mut k = 0;
-        replay_stored(&c.games[g], &stops, |board, _| {
+        replay_stored(&c.games[g], &moves, |board, _| {
             let (_, group, orient) = list[k];
             k += 1;
             let packed = canonical_board(board, orient);
@@ -106,5 +118,59 @@ pub fn count_collisions(c: &Collected) -> (u64, u64) {
         });
     });
     let collisions = bad.iter().filter(|b| b.load(Ordering::Relaxed)).count() as u64;
-    (collisions, shared as u64)
+    (collisions, shared.len() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::build::{collect_sources, BuildOptions, BuildReport};
+    use crate::input;
+    use crate::sample::{SAMPLE_NAME, SAMPLE_TGZ};
+
+    /// Regroups `c` after its occurrences' keys changed.
+    fn regroup(c: &mut Collected) {
+        c.occs.sort_unstable();
+        c.groups = (0..c.occs.len())
+            .filter(|&i| {
+                i == 0 || (c.occs[i].hi, c.occs[i].lo) != (c.occs[i - 1].hi, c.occs[i - 1].lo)
+            })
+            .map(|i| i as u32)
+            .collect();
+        c.groups.push(c.occs.len() as u32);
+    }
+
+    #[test]
+    fn a_key_shared_by_two_positions_is_found() {
+        let mut sources = Vec::new();
+        let mut skipped = Vec::new();
+        input::collect_archive(SAMPLE_NAME, SAMPLE_TGZ.to_vec(), &mut sources, &mut skipped);
+        let mut report = BuildReport::default();
+        let mut c =
+            collect_sources(sources, &skipped, &BuildOptions::default(), &mut report).unwrap();
+        let (collisions, compared) = count_collisions(&c);
+        assert_eq!(collisions, 0);
+        assert!(compared > 100);
+        // Give the position after move 40 of the last game the key of the empty board
+        // (shared by every game), and that after move 30 of the first game a key of its own
+        // shared with the position after its move 31.
+        let key = |c: &Collected, ply: u32| {
+            let o = c.occs.iter().find(|o| o.ply == ply).unwrap();
+            (o.hi, o.lo)
+        };
+        let last = c.games.len() - 1;
+        let empty = key(&c, 0);
+        let (a, b) = (c.move_starts[0] + 30, c.move_starts[0] + 31);
+        let other = key(&c, b);
+        let forged = c.move_starts[last] + 40;
+        for o in &mut c.occs {
+            if o.ply == forged {
+                (o.hi, o.lo) = empty;
+            } else if o.ply == a {
+                (o.hi, o.lo) = other;
+            }
+        }
+        regroup(&mut c);
+        assert_eq!(count_collisions(&c).0, 2);
+    }
 }
