@@ -554,6 +554,21 @@ fn top32(z: &[u128; MAX_POINTS], i: u32) -> u32 {
     z.get(i as usize).map_or(0, |v| (*v >> 96) as u32)
 }
 
+/// Calls `f(x, y, hm - y)` for every point of `set`, row by row (`hm`: the last row).
+#[inline(always)]
+fn each_stone(set: &PointSet, hm: u32, mut f: impl FnMut(u32, u32, u32)) {
+    for (y, &row) in set.rows.iter().enumerate() {
+        let y = y as u32;
+        let ry = hm.wrapping_sub(y);
+        let mut r = row;
+        while r != 0 {
+            let x = r.trailing_zeros();
+            r &= r - 1;
+            f(x, y, ry);
+        }
+    }
+}
+
 /// The top 32 bits of the keys of one colour's stones (`z`: its Zobrist values) under
 /// four transforms: with `SWAP` false those keeping the axes (0, 1, 2, 4) and bGo's sum of
 /// the stones (identity), with `SWAP` true those exchanging them (3, 5, 6, 7; the sum is 0).
@@ -566,29 +581,22 @@ fn top_bits<const SWAP: bool>(
 ) -> ([u32; 4], i64) {
     let (mut a, mut b, mut c, mut d) = (0u32, 0u32, 0u32, 0u32);
     let mut sum = 0i64;
-    for (y, &row) in set.rows.iter().enumerate() {
-        let y = y as u32;
-        let ry = hm.wrapping_sub(y);
-        let mut r = row;
-        while r != 0 {
-            let x = r.trailing_zeros();
-            r &= r - 1;
-            let rx = wm.wrapping_sub(x);
-            if SWAP {
-                a ^= top32(z, rx * 19 + y);
-                b ^= top32(z, x * 19 + ry);
-                c ^= top32(z, x * 19 + y);
-                d ^= top32(z, rx * 19 + ry);
-            } else {
-                let i = y * 19 + x;
-                sum += BGO_TABLE.get(i as usize).map_or(0, |&v| v as i64);
-                a ^= top32(z, i);
-                b ^= top32(z, y * 19 + rx);
-                c ^= top32(z, ry * 19 + x);
-                d ^= top32(z, ry * 19 + rx);
-            }
+    each_stone(set, hm, |x, y, ry| {
+        let rx = wm.wrapping_sub(x);
+        if SWAP {
+            a ^= top32(z, rx * 19 + y);
+            b ^= top32(z, x * 19 + ry);
+            c ^= top32(z, x * 19 + y);
+            d ^= top32(z, rx * 19 + ry);
+        } else {
+            let i = y * 19 + x;
+            sum += BGO_TABLE.get(i as usize).map_or(0, |&v| v as i64);
+            a ^= top32(z, i);
+            b ^= top32(z, y * 19 + rx);
+            c ^= top32(z, ry * 19 + x);
+            d ^= top32(z, ry * 19 + rx);
         }
-    }
+    });
     ([a, b, c, d], sum)
 }
 
@@ -613,17 +621,10 @@ fn index_under(t: usize, x: u32, y: u32, rx: u32, ry: u32) -> u32 {
 fn full_key_under<const T: usize>(sets: &[&PointSet; 2], wm: u32, hm: u32) -> u128 {
     let mut key = 0u128;
     for (set, z) in sets.iter().zip(&ZOBRIST) {
-        for (y, &row) in set.rows.iter().enumerate() {
-            let y = y as u32;
-            let ry = hm.wrapping_sub(y);
-            let mut r = row;
-            while r != 0 {
-                let x = r.trailing_zeros();
-                r &= r - 1;
-                let i = index_under(T, x, y, wm.wrapping_sub(x), ry);
-                key ^= z.get(i as usize).copied().unwrap_or(0);
-            }
-        }
+        each_stone(set, hm, |x, y, ry| {
+            let i = index_under(T, x, y, wm.wrapping_sub(x), ry);
+            key ^= z.get(i as usize).copied().unwrap_or(0);
+        });
     }
     key
 }
