@@ -328,10 +328,7 @@ pub fn collect_inputs(
     report: &mut BuildReport,
 ) -> Result<Collected> {
     let t0 = Instant::now();
-    let prepared = prepare(inputs, skipped, opts, report, t0)?;
-    let collected = prepared.sort(report, t0);
-    check_collisions(verify::count_collisions(&collected), report, t0)?;
-    Ok(collected)
+    prepare(inputs, skipped, opts, report, t0)?.sort_and_check(report, t0)
 }
 
 /// Games read, replayed and ordered, with their occurrences not yet sorted.
@@ -370,13 +367,33 @@ impl Renumbering {
 impl Prepared {
     /// Sorts the occurrences (phase `sort`).
     fn sort(self, report: &mut BuildReport, t0: Instant) -> Collected {
-        let (occs, groups) = self.plan.sort(self.sources, &self.renumbering);
+        let sorted = self.plan.sort(self.sources, &self.renumbering);
+        Collected::sorted(self.games, self.move_starts, sorted, report, t0)
+    }
+
+    /// [`Prepared::sort`], then the collision check (phase `verify`).
+    fn sort_and_check(self, report: &mut BuildReport, t0: Instant) -> Result<Collected> {
+        let collected = self.sort(report, t0);
+        check_collisions(verify::count_collisions(&collected), report, t0)?;
+        Ok(collected)
+    }
+}
+
+impl Collected {
+    /// The games with their sorted occurrences and groups (ending phase `sort`).
+    fn sorted(
+        games: Vec<ReplayedGame>,
+        move_starts: Vec<u32>,
+        (occs, groups): (Vec<Occ>, Vec<u32>),
+        report: &mut BuildReport,
+        t0: Instant,
+    ) -> Collected {
         report.phase("sort", t0);
         report.occurrences = occs.len() as u64;
         report.positions = (groups.len() - 1) as u64;
         Collected {
-            games: self.games,
-            move_starts: self.move_starts,
+            games,
+            move_starts,
             occs,
             groups,
         }
@@ -565,7 +582,7 @@ fn sort_bucket(o: &Occ) -> usize {
 /// `scratch` and `counts` are reusable buffers.
 fn sort_bucket_of(b: &mut [Occ], scratch: &mut Vec<Occ>, counts: &mut Vec<u32>) {
     if b.len() <= 32 {
-        insertion_sort(b);
+        b.sort_unstable();
         return;
     }
     let bits = (usize::BITS - b.len().leading_zeros()).min(16);
@@ -591,25 +608,10 @@ fn sort_bucket_of(b: &mut [Occ], scratch: &mut Vec<Occ>, counts: &mut Vec<u32>) 
     let mut s = 0;
     for &e in &counts[..1 << bits] {
         let e = e as usize;
-        if e - s > 32 {
+        if e - s > 1 {
             b[s..e].sort_unstable();
-        } else if e - s > 1 {
-            insertion_sort(&mut b[s..e]);
         }
         s = e;
-    }
-}
-
-/// Sorts a few occurrences.
-fn insertion_sort(b: &mut [Occ]) {
-    for i in 1..b.len() {
-        let x = b[i];
-        let mut j = i;
-        while j > 0 && x < b[j - 1] {
-            b[j] = b[j - 1];
-            j -= 1;
-        }
-        b[j] = x;
     }
 }
 
@@ -839,8 +841,7 @@ fn collect_and_encode<T: Send>(
 ) -> Result<(T, Collected)> {
     let prepared = prepare(inputs, skipped, opts, report, t0)?;
     if opts.profile == Profile::Mcu || report.games_indexed == 0 {
-        let collected = prepared.sort(report, t0);
-        check_collisions(verify::count_collisions(&collected), report, t0)?;
+        let collected = prepared.sort_and_check(report, t0)?;
         let file = encode(&collected, opts, report)?;
         report.phase("encode", t0);
         let done = finish(&file)?;
@@ -854,19 +855,11 @@ fn collect_and_encode<T: Send>(
         plan,
         renumbering,
     } = prepared;
-    let (games_part, (occs, groups)) = rayon::join(
+    let (games_part, sorted) = rayon::join(
         || index_file::encode_games(&games, &move_starts),
         || plan.sort(sources, &renumbering),
     );
-    report.phase("sort", t0);
-    report.occurrences = occs.len() as u64;
-    report.positions = (groups.len() - 1) as u64;
-    let c = Collected {
-        games,
-        move_starts,
-        occs,
-        groups,
-    };
+    let c = Collected::sorted(games, move_starts, sorted, report, t0);
     let mut encoded = BuildReport::default();
     let (checked, done) = rayon::join(
         || {
