@@ -652,15 +652,11 @@ impl PositionKey {
         let sets = [black, white];
         if black.is_empty() && white.is_empty() {
             // All keys 0: every valid transform ties, the identity wins.
-            let mut all = TransformSet(0);
-            for &t in Transform::all_for(size) {
-                all = all.with(t);
-            }
             return PositionKey {
                 bgo: 0,
                 key: Key(size_salt(size)),
                 to_canonical: Transform::IDENTITY,
-                maybe_symmetric: all,
+                maybe_symmetric: TransformSet::valid_for(size),
             };
         }
         // bGo's hash and the top 32 bits of the key under every transform: four

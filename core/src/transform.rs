@@ -195,6 +195,18 @@ impl TransformSet {
     /// The set holding only the identity.
     pub const IDENTITY: TransformSet = TransformSet(1);
 
+    /// The transforms valid on a board of `size` ([`Transform::all_for`]) as a set: the
+    /// symmetries of its empty board.
+    #[inline]
+    pub const fn valid_for(size: Size) -> TransformSet {
+        if size.is_square() {
+            TransformSet(0xff)
+        } else {
+            // 0, 1, 2 and 4: the transforms that keep the axes.
+            TransformSet(0b1_0111)
+        }
+    }
+
     /// Whether `t` is in the set.
     #[inline]
     pub const fn contains(self, t: Transform) -> bool {
@@ -259,6 +271,15 @@ mod tests {
 
     fn s19() -> Size {
         Size::STANDARD
+    }
+
+    #[test]
+    fn valid_sets_hold_the_valid_transforms() {
+        for (w, h) in [(19, 19), (9, 9), (1, 1), (13, 19), (19, 2)] {
+            let size = Size::new(w, h).unwrap();
+            let set = TransformSet::valid_for(size);
+            assert!(set.iter().eq(Transform::all_for(size).iter().copied()));
+        }
     }
 
     #[test]
