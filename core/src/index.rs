@@ -33,6 +33,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::board::{Board, Rules};
+use crate::event::Event;
 use crate::format::{bits_for, field, Container, FormatError, Kind, Packed, Section};
 use crate::hash::Key;
 use crate::point::{Color, Move, Point, Size, Stone, MAX_POINTS};
@@ -324,15 +325,6 @@ impl Found {
     pub fn count(&self) -> usize {
         self.end - self.start
     }
-}
-
-/// One step of a game record replay.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Step {
-    /// A setup stone (or an emptied point).
-    Setup(Point, Stone),
-    /// A move.
-    Move(Color, Move),
 }
 
 /// A validated index.
@@ -758,8 +750,8 @@ impl<'a> Index<'a> {
         g as u32
     }
 
-    /// Game `id`'s record as replay steps: its setup stones and moves in order.
-    pub fn steps(&self, id: u32) -> impl Iterator<Item = Step> + '_ {
+    /// Game `id`'s record as events: its setup stones and moves in order.
+    pub fn steps(&self, id: u32) -> impl Iterator<Item = Event> + '_ {
         let (ms, me) = self.move_range(id);
         let (ss, se) = self.setup_range(id);
         let mut m = ms;
@@ -769,19 +761,15 @@ impl<'a> Index<'a> {
                 let v = self.setup.at(s);
                 if field(v, 0, 16) as usize <= m - ms {
                     s += 1;
-                    let p = Point::from_index19(field(v, 16, 9) as u16)?;
-                    let stone = match field(v, 25, 2) {
-                        1 => Stone::Black,
-                        2 => Stone::White,
-                        _ => Stone::Empty,
-                    };
-                    return Some(Step::Setup(p, stone));
+                    let point = Point::from_index19(field(v, 16, 9) as u16)?;
+                    let stone = Stone::from_code(field(v, 25, 2) as u8).unwrap_or(Stone::Empty);
+                    return Some(Event::Setup { point, stone });
                 }
             }
             if m < me {
-                let (c, mv) = self.global_move(m);
+                let (color, mv) = self.global_move(m);
                 m += 1;
-                return Some(Step::Move(c, mv));
+                return Some(Event::Play { color, mv });
             }
             None
         })
@@ -795,8 +783,8 @@ impl<'a> Index<'a> {
         let mut played = 0u32;
         for step in self.steps(id) {
             match step {
-                Step::Setup(p, s) => board.set_stone(p, s).ok()?,
-                Step::Move(c, mv) => {
+                Event::Setup { point, stone } => board.set_stone(point, stone).ok()?,
+                Event::Play { color: c, mv } => {
                     if played == move_number {
                         break;
                     }

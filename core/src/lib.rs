@@ -23,6 +23,7 @@
 
 pub mod board;
 pub mod book;
+pub mod event;
 pub mod format;
 pub mod hash;
 pub mod hints;
@@ -36,8 +37,9 @@ pub mod search;
 pub mod transform;
 
 pub use board::{Board, Captures, KoRule, MoveError, Rules};
+pub use event::Event;
 pub use hash::{BgoHashes, Key, Keys};
 pub use point::{Color, Move, Point, Size, Stone};
 pub use pointset::PointSet;
-pub use replay::{Replay, Step};
+pub use replay::Replay;
 pub use transform::{Transform, TransformSet};

@@ -112,6 +112,19 @@ pub enum SgfMove {
 }
 
 impl SgfMove {
+    /// The move that two SGF letters naming `p` stand for on a board of `size`: the point
+    /// if it is on the board, a pass for `tt` (the point (19, 19), off every kifudex board),
+    /// else [`SgfMove::OffBoard`].
+    pub const fn at(p: Point, size: Size) -> SgfMove {
+        if size.contains(p) {
+            SgfMove::Play(p)
+        } else if p.x == MAX_SIDE && p.y == MAX_SIDE {
+            SgfMove::Pass
+        } else {
+            SgfMove::OffBoard(p)
+        }
+    }
+
     /// The move, `None` for a point off the board.
     pub const fn to_move(self) -> Option<Move> {
         match self {
@@ -157,15 +170,10 @@ pub fn parse_sgf(s: &str, size: Size) -> Result<SgfMove, NotationError> {
 }
 
 fn sgf_move_at(b: &[u8], base: usize, size: Size) -> Result<SgfMove, NotationError> {
-    if b.is_empty() || b == b"tt" {
+    if b.is_empty() {
         return Ok(SgfMove::Pass);
     }
-    let p = sgf_point_at(b, base)?;
-    Ok(if size.contains(p) {
-        SgfMove::Play(p)
-    } else {
-        SgfMove::OffBoard(p)
-    })
+    sgf_point_at(b, base).map(|p| SgfMove::at(p, size))
 }
 
 fn write_sgf_point<W: Write + ?Sized>(f: &mut W, p: Point) -> fmt::Result {

@@ -94,6 +94,33 @@ impl Stone {
         }
     }
 
+    /// The stone's code in kifudex's compact encodings (setup records, the winner of a
+    /// game row): its `repr(u8)` value, 0 empty, 1 black, 2 white.
+    #[inline]
+    pub const fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// The stone with code [`Stone::code`]; `None` for a code above 2.
+    #[inline]
+    pub const fn from_code(code: u8) -> Option<Stone> {
+        match code {
+            0 => Some(Stone::Empty),
+            1 => Some(Stone::Black),
+            2 => Some(Stone::White),
+            _ => None,
+        }
+    }
+
+    /// The stone of a colour, or [`Stone::Empty`] for none (a game without a winner...).
+    #[inline]
+    pub const fn of_option(color: Option<Color>) -> Stone {
+        match color {
+            Some(c) => Stone::of(c),
+            None => Stone::Empty,
+        }
+    }
+
     /// The same stone with colours exchanged (empty stays empty).
     #[inline]
     pub const fn swapped(self) -> Stone {
@@ -245,5 +272,28 @@ impl Size {
     #[inline]
     pub const fn points(self) -> usize {
         self.w as usize * self.h as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stone_codes_round_trip() {
+        for (s, code) in [(Stone::Empty, 0), (Stone::Black, 1), (Stone::White, 2)] {
+            assert_eq!(s.code(), code);
+            assert_eq!(Stone::from_code(code), Some(s));
+            assert_eq!(Stone::of_option(s.color()), s);
+        }
+        assert!((3..=255).all(|c| Stone::from_code(c).is_none()));
+    }
+
+    #[test]
+    fn move_codes_round_trip() {
+        for code in 0..=361u16 {
+            assert_eq!(Move::from_code(code).map(Move::code), Some(code));
+        }
+        assert_eq!(Move::from_code(362), None);
     }
 }

@@ -1,5 +1,5 @@
 //! [`Replay`]: a board plus an undo history of up to `N` steps (moves, passes and setup
-//! stones), without allocation.
+//! stones, each an [`Event`]), without allocation.
 //!
 //! Each step is stored in 8 bytes: the move and its colour, which neighbours' groups it
 //! captured (4 bits: the captured stones are found again on undo as the empty regions
@@ -14,30 +14,8 @@
 //! exact against the whole history. Passes never violate superko.
 
 use crate::board::{Board, Captures, KoRule, MoveError, Rules};
+use crate::event::Event;
 use crate::point::{Color, Move, Point, Size, Stone, MAX_POINTS};
-
-/// One step of a [`Replay`], as returned by [`Replay::undo`] and [`Replay::step`].
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum Step {
-    /// A move (stone or pass) of a colour.
-    Play {
-        /// Who moved.
-        color: Color,
-        /// The move.
-        mv: Move,
-    },
-    /// A setup change (`AB`/`AW`/`AE`).
-    Setup {
-        /// The point changed.
-        point: Point,
-        /// What was there before.
-        previous: Stone,
-        /// What was put there.
-        stone: Stone,
-    },
-}
 
 /// A packed step (see the module documentation).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -55,15 +33,11 @@ const NO_KO: u32 = 511;
 const KIND_SETUP: u32 = 2;
 
 fn stone_code(s: Stone) -> u32 {
-    s as u8 as u32
+    s.code() as u32
 }
 
 fn stone_of(code: u32) -> Stone {
-    match code & 3 {
-        1 => Stone::Black,
-        2 => Stone::White,
-        _ => Stone::Empty,
-    }
+    Stone::from_code((code & 3) as u8).unwrap_or(Stone::Empty)
 }
 
 impl Record {
@@ -109,15 +83,19 @@ impl Record {
         (self.bits >> 26) as u8 & 63
     }
 
-    fn step(self) -> Step {
+    /// The stone a setup step replaced.
+    fn previous(self) -> Stone {
+        stone_of(self.extra())
+    }
+
+    fn event(self) -> Event {
         if self.kind() == KIND_SETUP {
-            Step::Setup {
+            Event::Setup {
                 point: Point::from_index19(self.code()).unwrap_or(Point::new(0, 0)),
-                previous: stone_of(self.extra()),
                 stone: stone_of(self.extra() >> 2),
             }
         } else {
-            Step::Play {
+            Event::Play {
                 color: if self.kind() == 1 {
                     Color::White
                 } else {
@@ -130,17 +108,15 @@ impl Record {
 
     /// Takes this step back on `board` (which must be the position right after it).
     fn unapply(self, board: &mut Board) {
-        match self.step() {
-            Step::Setup {
-                point, previous, ..
-            } => {
-                let _ = board.set_stone(point, previous);
+        match self.event() {
+            Event::Setup { point, .. } => {
+                let _ = board.set_stone(point, self.previous());
             }
-            Step::Play {
+            Event::Play {
                 color,
                 mv: Move::Play(p),
             } => board.unplay(color, p, self.extra() as u8, self.suicide()),
-            Step::Play { .. } => {}
+            Event::Play { .. } => {}
         }
         board.restore_state(self.prev_passes(), self.prev_ko());
     }
@@ -204,13 +180,13 @@ impl<const N: usize> Replay<N> {
     }
 
     /// Step `i` of the history (0 is the first).
-    pub fn step(&self, i: usize) -> Option<Step> {
-        self.history.get(i).map(|r| r.step())
+    pub fn step(&self, i: usize) -> Option<Event> {
+        self.history.get(i).map(|r| r.event())
     }
 
     /// The steps of the history, oldest first.
-    pub fn steps(&self) -> impl Iterator<Item = Step> + '_ {
-        self.history.iter().map(|r| r.step())
+    pub fn steps(&self) -> impl Iterator<Item = Event> + '_ {
+        self.history.iter().map(|r| r.event())
     }
 
     /// Plays a move (see [`Board::play`]), recording it. Fails with
@@ -299,10 +275,10 @@ impl<const N: usize> Replay<N> {
 
     /// Takes back the last step, restoring the exact board, hashes, keys, ko point and
     /// pass count. `None` if the history is empty.
-    pub fn undo(&mut self) -> Option<Step> {
+    pub fn undo(&mut self) -> Option<Event> {
         let rec = self.history.pop()?;
         rec.unapply(&mut self.board);
-        Some(rec.step())
+        Some(rec.event())
     }
 
     /// Takes back every step.

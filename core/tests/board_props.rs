@@ -3,8 +3,9 @@
 
 use kifudex_core::board::{Board, KoRule, MoveError, Rules, StonesOnly};
 use kifudex_core::hash::{BgoHashes, Keys};
-use kifudex_core::replay::{Replay, Step};
+use kifudex_core::replay::Replay;
 use kifudex_core::transform::{transform_cells, Transform};
+use kifudex_core::Event;
 use kifudex_core::{Color, Move, Point, PointSet, Size, Stone};
 use proptest::prelude::*;
 
@@ -299,7 +300,7 @@ fn run_game(w: u8, h: u8, rules: Rules, seeds: &[u16], use_replay_superko: bool)
             assert_eq!(*replay.board(), last, "undo did not restore the position");
             replay.undo()
         } {
-            assert!(matches!(step, Step::Play { .. }));
+            assert!(matches!(step, Event::Play { .. }));
         }
         assert!(snapshots.is_empty());
         assert_eq!(replay.board().stone_count(), 0);
@@ -487,7 +488,7 @@ fn superko_forbids_a_double_ko_cycle() {
     assert_eq!(r.board(), &before);
     // Undo back to the setup.
     for _ in 0..4 {
-        assert!(matches!(r.undo(), Some(Step::Play { .. })));
+        assert!(matches!(r.undo(), Some(Event::Play { .. })));
     }
     assert_eq!(r.len(), setup_steps);
     assert_eq!(r.board(), &start);
@@ -510,7 +511,7 @@ fn replay_history_full() {
     assert_eq!(r.board(), &before);
     assert_eq!(
         r.undo(),
-        Some(Step::Play {
+        Some(Event::Play {
             color: Color::White,
             mv: Move::Pass
         })

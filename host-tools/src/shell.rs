@@ -11,10 +11,10 @@
 use std::fmt::Write as _;
 
 use kifudex_core::board::Board;
-use kifudex_core::index::{Index, Step};
+use kifudex_core::index::Index;
 use kifudex_core::notation::{parse_bgo, parse_human, parse_sgf, Sgf, SgfMove};
 use kifudex_core::search::NextMoves;
-use kifudex_core::{Color, Move, Replay, Size, Transform};
+use kifudex_core::{Color, Event, Move, Replay, Size, Transform};
 
 use crate::games::{self, GameFilter};
 use crate::present::{self, color_letter};
@@ -254,7 +254,7 @@ impl<'a> Shell<'a> {
         }
         for _ in 0..n {
             match self.play.undo() {
-                Some(kifudex_core::Step::Play { color, .. }) => self.to_move = color,
+                Some(Event::Play { color, .. }) => self.to_move = color,
                 Some(_) => {}
                 None => break,
             }
@@ -461,10 +461,7 @@ impl<'a> Shell<'a> {
             .index
             .position(r.game, r.at)
             .ok_or_else(|| format!("game {} cannot be replayed to move {}", r.game, r.at))?;
-        let mut moves = self.index.steps(r.game).filter_map(|s| match s {
-            Step::Move(c, m) => Some((c, m)),
-            Step::Setup(..) => None,
-        });
+        let mut moves = self.index.steps(r.game).filter_map(Event::play);
         let last = if r.at == 0 {
             None
         } else {

@@ -2,7 +2,7 @@
 //! independent counts. Run with `cargo test -p kifudex --release --test corpus -- --nocapture`.
 
 use kifudex::input::collect_sources;
-use kifudex::sgf::{parse_file, Event, WarningKind};
+use kifudex::sgf::{parse_file, WarningKind};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -62,11 +62,7 @@ fn count(folder: &str) -> Counts {
         }
         for g in &p.games {
             c.games += 1;
-            let m = g
-                .events
-                .iter()
-                .filter(|e| matches!(e, Event::Move { .. }))
-                .count();
+            let m = g.events.iter().filter(|e| e.is_play()).count();
             c.moves += m;
             for w in &g.warnings {
                 *c.warnings.entry(w.kind.name()).or_default() += 1;

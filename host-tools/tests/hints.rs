@@ -201,11 +201,11 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use kifudex::input::collect_sources;
-use kifudex::sgf::{Event, GameRecord};
+use kifudex::sgf::GameRecord;
 use kifudex_core::hints::MAX_LINE;
 use kifudex_core::notation::Sgf;
 use kifudex_core::query::position_after;
-use kifudex_core::{Board, Color, Move, Point, Rules, Size, Stone};
+use kifudex_core::{Board, Color, Event, Move, Point, Rules, Size, Stone};
 
 /// The games of the cross-check: professional 19x19 games (handicap games included) and
 /// 9x9 games.
@@ -263,6 +263,7 @@ fn positions(g: &GameRecord) -> Vec<Position> {
     let mut expressible = true;
     let mut next = Color::Black;
     let mut out = Vec::new();
+    let mut stopped = false;
     let add = |moves: &mut Vec<String>, next: &mut Color, c: Color, m: Move| {
         if *next != c {
             moves.push("pass".into());
@@ -285,18 +286,23 @@ fn positions(g: &GameRecord) -> Vec<Position> {
                     _ => expressible = false,
                 }
                 if board.set_stone(point, stone).is_err() {
+                    stopped = true;
                     break;
                 }
             }
-            Event::Move { color, mv } => {
+            Event::Play { color, mv } => {
                 out.push(snapshot(&board, &moves, expressible));
-                let Some(m) = mv.to_move() else { break };
-                if board.play(color, m).is_err() {
+                if board.play(color, mv).is_err() {
+                    stopped = true;
                     break;
                 }
-                add(&mut moves, &mut next, color, m);
+                add(&mut moves, &mut next, color, mv);
             }
         }
+    }
+    if !stopped && g.end.is_some() {
+        // The position before the move that ends the main line (off the board).
+        out.push(snapshot(&board, &moves, expressible));
     }
     out.push(snapshot(&board, &moves, expressible));
     // Keep the moves only where they give exactly this position under the query rules

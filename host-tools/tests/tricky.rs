@@ -1,8 +1,8 @@
 //! The parser on the edge cases of `corpus/tricky` (real files) and a few synthetic inputs.
 
 use kifudex::input::{collect_sources, SkipReason};
-use kifudex::sgf::{parse_file, ErrorKind, Event, Margin, MoveRef, ParsedFile, WarningKind};
-use kifudex_core::{Color, Point, Size, Stone};
+use kifudex::sgf::{parse_file, ErrorKind, Event, LineEnd, Margin, ParsedFile, WarningKind};
+use kifudex_core::{Color, Move, Point, Size, Stone};
 use std::path::{Path, PathBuf};
 
 fn tricky(rel: &str) -> PathBuf {
@@ -294,23 +294,27 @@ fn sizes_and_bad_moves() {
     assert_eq!(p.rejected[0].kind, ErrorKind::BadSize("25".into()));
 
     let g = one("Remi-Coulom+gogui/test/junit/src/net/sf/gogui/sgf/invalidmove.sgf");
-    assert!(g.events.iter().any(
-        |e| matches!(e, Event::Move { mv: MoveRef::OffBoard(p), .. } if *p == Point::new(17, 18))
-    ));
+    assert_eq!(g.end, Some(LineEnd::OffBoard(Point::new(17, 18))));
+    assert!(g.events.iter().all(|e| match e {
+        Event::Play {
+            mv: Move::Play(p), ..
+        } => g.size.contains(*p),
+        _ => true,
+    }));
 
     let g = one("Remi-Coulom+gogui/test/junit/src/net/sf/gogui/sgf/human-readable.sgf");
     assert_eq!(
         g.events[0],
-        Event::Move {
+        Event::Play {
             color: Color::Black,
-            mv: MoveRef::Play(Point::new(16, 3))
+            mv: Move::Play(Point::new(16, 3))
         }
     );
     assert_eq!(
         g.events.last(),
-        Some(&Event::Move {
+        Some(&Event::Play {
             color: Color::White,
-            mv: MoveRef::Pass
+            mv: Move::Pass
         })
     );
 
@@ -319,29 +323,22 @@ fn sizes_and_bad_moves() {
     assert!(g
         .events
         .iter()
-        .all(|e| matches!(e, Event::Setup { .. } | Event::Move { .. })));
+        .all(|e| matches!(e, Event::Setup { .. } | Event::Play { .. })));
     assert!(!has(&g, WarningKind::BadSetupPoint));
 
     // Passes: B[] and B[tt].
     let g = parse_file(b"(;SZ[9];B[];W[tt];B[ee])", "p", None)
         .games
         .remove(0);
-    let mvs: Vec<MoveRef> = g
+    let mvs: Vec<Move> = g
         .events
         .iter()
         .map(|e| match e {
-            Event::Move { mv, .. } => *mv,
+            Event::Play { mv, .. } => *mv,
             _ => unreachable!(),
         })
         .collect();
-    assert_eq!(
-        mvs,
-        [
-            MoveRef::Pass,
-            MoveRef::Pass,
-            MoveRef::Play(Point::new(4, 4))
-        ]
-    );
+    assert_eq!(mvs, [Move::Pass, Move::Pass, Move::Play(Point::new(4, 4))]);
 
     // Setup and move in one node: setup first.
     let g = parse_file(b"(;GM[1];B[aa]AW[bb][cc:cd]AE[dd])", "n", None)
@@ -354,7 +351,7 @@ fn sizes_and_bad_moves() {
             ..
         }
     ));
-    assert!(matches!(g.events[4], Event::Move { .. }));
+    assert!(matches!(g.events[4], Event::Play { .. }));
 }
 
 #[test]
@@ -422,11 +419,7 @@ fn nodes_after_variations_are_skipped_with_a_warning() {
     let moves = |src: &[u8]| {
         let p = parse_file(src, "synthetic.sgf", None);
         let g = &p.games[0];
-        let n = g
-            .events
-            .iter()
-            .filter(|e| matches!(e, Event::Move { .. }))
-            .count();
+        let n = g.events.iter().filter(|e| e.is_play()).count();
         (n, has(g, WarningKind::NodesAfterVariations))
     };
     // `;W[dd]` follows the variations of the first node: not SGF.

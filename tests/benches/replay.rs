@@ -13,8 +13,7 @@ use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use kifudex::input::collect_sources;
-use kifudex::sgf::{Event, MoveRef};
-use kifudex_core::{Board, Color, Move, Point, Replay, Rules, Size, Stone};
+use kifudex_core::{Board, Color, Event, Move, Point, Replay, Rules, Size, Stone};
 
 /// One main line: its board size, setup stones and moves.
 struct Line {
@@ -41,11 +40,7 @@ fn load() -> Vec<Line> {
                         line.setup.push((point, stone))
                     }
                     Event::Setup { .. } => {}
-                    Event::Move { color, mv } => match mv {
-                        MoveRef::Play(p) => line.moves.push((color, Move::Play(p))),
-                        MoveRef::Pass => line.moves.push((color, Move::Pass)),
-                        MoveRef::OffBoard(_) | MoveRef::Invalid => break,
-                    },
+                    Event::Play { color, mv } => line.moves.push((color, mv)),
                 }
             }
             lines.push(line);

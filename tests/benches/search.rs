@@ -12,10 +12,11 @@ use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use kifudex::build::{build, BuildOptions};
-use kifudex_core::index::{Index, Step};
+use kifudex_core::index::Index;
 use kifudex_core::notation::Sgf;
 use kifudex_core::query::position_after;
 use kifudex_core::search::MAX_CLASSES;
+use kifudex_core::Event;
 use kifudex_core::Size;
 
 fn fox_pro_index() -> Vec<u8> {
@@ -37,17 +38,15 @@ fn deep_moves(idx: &Index) -> String {
         if game.size != Size::STANDARD || game.move_count <= 60 {
             continue;
         }
-        let steps: Vec<Step> = idx.steps(g).collect();
-        if steps.iter().any(|s| matches!(s, Step::Setup(..))) {
+        let steps: Vec<Event> = idx.steps(g).collect();
+        if steps.iter().any(|s| !s.is_play()) {
             continue;
         }
         let moves: Vec<String> = steps
             .iter()
+            .filter_map(|s| s.play())
             .take(60)
-            .map(|s| match s {
-                Step::Move(_, mv) => Sgf(*mv).to_string(),
-                Step::Setup(..) => unreachable!(),
-            })
+            .map(|(_, mv)| Sgf(mv).to_string())
             .collect();
         let list = moves.join(",");
         // Alternating colours from Black (position_after's convention).

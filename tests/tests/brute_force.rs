@@ -17,10 +17,10 @@ use std::time::Instant;
 
 use kifudex::build::{build, BuildOptions};
 use kifudex::input::collect_sources;
-use kifudex::sgf::{Event, GameRecord, MoveRef};
+use kifudex::sgf::GameRecord;
 use kifudex_core::index::Index;
 use kifudex_core::search::MAX_CLASSES;
-use kifudex_core::{Board, Color, Move, Point, Rules, Size, Stone};
+use kifudex_core::{Board, Color, Event, Move, Point, Rules, Size, Stone};
 
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus");
 
@@ -213,11 +213,11 @@ fn replay(g: &GameRecord) -> Replayed {
                     };
                 }
             }
-            Event::Move { color, mv } => {
+            Event::Play { color, mv } => {
                 let c = if color == Color::Black { BLACK } else { WHITE };
                 match mv {
-                    MoveRef::Pass => plies.push((b.clone(), (c, None))),
-                    MoveRef::Play(p) => {
+                    Move::Pass => plies.push((b.clone(), (c, None))),
+                    Move::Play(p) => {
                         let (x, y) = (p.x as usize, p.y as usize);
                         if x >= w || y >= h {
                             break;
@@ -228,7 +228,6 @@ fn replay(g: &GameRecord) -> Replayed {
                         }
                         plies.push((before, (c, Some((p.x, p.y)))));
                     }
-                    MoveRef::OffBoard(_) | MoveRef::Invalid => break,
                 }
             }
         }

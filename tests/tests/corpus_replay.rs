@@ -36,8 +36,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use kifudex::input::collect_sources;
-use kifudex::sgf::{Event, GameRecord, MoveRef};
-use kifudex_core::{Board, Color, KoRule, Move, Rules, Size, Stone};
+use kifudex::sgf::{GameRecord, LineEnd};
+use kifudex_core::{Board, Color, Event, KoRule, Move, Rules, Size, Stone};
 
 fn corpus_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
@@ -57,21 +57,23 @@ fn replay_core(g: &GameRecord, rules: Rules) -> Failure {
                     return Some((n, format!("setup {err}")));
                 }
             }
-            Event::Move { color, mv } => {
+            Event::Play { color, mv } => {
                 n += 1;
-                let m = match mv {
-                    MoveRef::Play(p) => Move::Play(p),
-                    MoveRef::Pass => Move::Pass,
-                    MoveRef::OffBoard(_) => return Some((n, "off-board".into())),
-                    MoveRef::Invalid => return Some((n, "invalid".into())),
-                };
-                if let Err(err) = b.play(color, m) {
+                if let Err(err) = b.play(color, mv) {
                     return Some((n, err.name().into()));
                 }
             }
         }
     }
-    None
+    line_end(g, n)
+}
+
+/// Where the record's main line ends before its last node, if it does.
+fn line_end(g: &GameRecord, moves: usize) -> Failure {
+    match g.end? {
+        LineEnd::OffBoard(_) => Some((moves + 1, "off-board".into())),
+        LineEnd::Invalid => Some((moves + 1, "invalid".into())),
+    }
 }
 
 /// The independent, deliberately simple board: 0 empty, 1 black, 2 white.
@@ -197,16 +199,14 @@ fn replay_simple(g: &GameRecord, rules: Rules) -> Failure {
     for e in &g.events {
         match *e {
             Event::Setup { point, stone } => b.setup(point.x as usize, point.y as usize, stone),
-            Event::Move { color, mv } => {
+            Event::Play { color, mv } => {
                 n += 1;
                 let r = match mv {
-                    MoveRef::Play(p) => b.play(color, p.x as usize, p.y as usize),
-                    MoveRef::Pass => {
+                    Move::Play(p) => b.play(color, p.x as usize, p.y as usize),
+                    Move::Pass => {
                         b.ko = None;
                         Ok(())
                     }
-                    MoveRef::OffBoard(_) => Err("off-board"),
-                    MoveRef::Invalid => Err("invalid"),
                 };
                 if let Err(err) = r {
                     return Some((n, err.into()));
@@ -214,7 +214,7 @@ fn replay_simple(g: &GameRecord, rules: Rules) -> Failure {
             }
         }
     }
-    None
+    line_end(g, n)
 }
 
 #[derive(Default, Debug)]

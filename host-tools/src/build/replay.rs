@@ -3,10 +3,10 @@
 //! canonical key of every indexed position.
 
 use kifudex_core::board::{Board, Rules};
-use kifudex_core::{Color, Move, Stone};
+use kifudex_core::{Color, Event, Move};
 
 use super::Occ;
-use crate::sgf::{Event, GameRecord, MoveRef};
+use crate::sgf::{GameRecord, LineEnd};
 
 /// One game after replay.
 #[derive(Clone, Debug)]
@@ -63,34 +63,17 @@ pub fn replay(
         match *ev {
             Event::Setup { point, stone } => {
                 if board.set_stone(point, stone).is_ok() {
-                    let s = match stone {
-                        Stone::Empty => 0,
-                        Stone::Black => 1,
-                        Stone::White => 2,
-                    };
-                    setup.push((moves.len() as u16, point.index19(), s));
+                    setup.push((moves.len() as u16, point.index19(), stone.code()));
                 }
             }
-            Event::Move { color, mv } => {
+            Event::Play { color, mv } => {
                 let n = moves.len() + 1;
                 if moves.len() >= MAX_GAME_MOVES {
                     truncated = Some(("too-many-moves".to_string(), here(n)));
                     break;
                 }
-                let m = match mv {
-                    MoveRef::Play(p) => Move::Play(p),
-                    MoveRef::Pass => Move::Pass,
-                    MoveRef::OffBoard(_) => {
-                        truncated = Some(("off-board".to_string(), here(n)));
-                        break;
-                    }
-                    MoveRef::Invalid => {
-                        truncated = Some(("invalid-coordinate".to_string(), here(n)));
-                        break;
-                    }
-                };
                 let (key, orient) = board.keys().canonical(size);
-                if let Err(e) = board.play(color, m) {
+                if let Err(e) = board.play(color, mv) {
                     truncated = Some((format!("{e:?}").to_lowercase(), here(n)));
                     break;
                 }
@@ -103,9 +86,20 @@ pub fn replay(
                     });
                     indexed += 1;
                 }
-                moves.push(move_code(color, m));
+                moves.push(move_code(color, mv));
             }
         }
+    }
+    if let (None, Some(end)) = (&truncated, record.end) {
+        let reason = if moves.len() >= MAX_GAME_MOVES {
+            "too-many-moves"
+        } else {
+            match end {
+                LineEnd::OffBoard(_) => "off-board",
+                LineEnd::Invalid => "invalid-coordinate",
+            }
+        };
+        truncated = Some((reason.to_string(), here(moves.len() + 1)));
     }
     let info = &record.info;
     let date_key = date_key(info.year, info.date.as_deref());

@@ -4,7 +4,7 @@
 //! every game tree of it as a [`GameRecord`] (or a rejection, a [`FileError`]). For each game only
 //! what the index needs is kept: where it came from, the board size, a handful of decoded
 //! game-info properties and the main line (first child at every node) as a list of setup and move
-//! [`Event`]s. Everything that was repaired on the way is reported as a [`Warning`] with a byte
+//! [`Event`]s (the core's), up to a move that cannot be played anywhere ([`LineEnd`]). Everything that was repaired on the way is reported as a [`Warning`] with a byte
 //! offset; nothing ever panics and a broken tree never stops the file's other trees.
 //!
 //! The tokenizer ([`scan`]) is hand-written: it is lenient (junk before and between trees, a
@@ -17,7 +17,8 @@ mod info;
 mod scan;
 mod text;
 
-use kifudex_core::{Color, Point, Size, Stone};
+pub use kifudex_core::Event;
+use kifudex_core::{Color, Point, Size};
 
 pub use info::{parse_komi, parse_result, parse_year};
 
@@ -83,48 +84,14 @@ pub struct GameInfo {
     pub game_name: Option<String>,
 }
 
-/// A move as recorded: on the board, a pass, or something the replay must stop at.
+/// Why a record's main line ends before its last node: a move that no position can take
+/// (a move onto an occupied point ends it too, but only the replay can tell that).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum MoveRef {
-    /// A stone on this point of the board.
-    Play(Point),
-    /// A pass (`B[]`, or `B[tt]` on boards up to 19x19).
-    Pass,
+pub enum LineEnd {
     /// A well-formed coordinate that lies off this board (`B[rs]` on 9x9).
     OffBoard(Point),
-    /// A value that is no coordinate at all (`B[90]`, `B[c c]`); the replay must stop there.
+    /// A value that is no coordinate at all (`B[90]`, `B[c c]`).
     Invalid,
-}
-
-impl MoveRef {
-    /// The move as a core [`kifudex_core::Move`], `None` for off-board and invalid moves.
-    pub fn to_move(self) -> Option<kifudex_core::Move> {
-        match self {
-            MoveRef::Play(p) => Some(kifudex_core::Move::Play(p)),
-            MoveRef::Pass => Some(kifudex_core::Move::Pass),
-            MoveRef::OffBoard(_) | MoveRef::Invalid => None,
-        }
-    }
-}
-
-/// One step along a game's main line.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Event {
-    /// A setup property (`AB`/`AW`/`AE`, the latter as [`Stone::Empty`]) at a point of the board.
-    /// Within a node, setup events come before the node's move.
-    Setup {
-        /// The point set up (always on the board).
-        point: Point,
-        /// What it is set to.
-        stone: Stone,
-    },
-    /// A move (`B`/`W`).
-    Move {
-        /// Who moved.
-        color: Color,
-        /// What was played.
-        mv: MoveRef,
-    },
 }
 
 /// What was repaired or found odd while reading a game (or a file).
@@ -154,9 +121,9 @@ pub enum WarningKind {
     SeveralMovesInNode,
     /// A setup point that is not a coordinate or lies off the board (dropped).
     BadSetupPoint,
-    /// A move off the board (kept as [`MoveRef::OffBoard`]).
+    /// A move off the board (the main line ends there: [`LineEnd::OffBoard`]).
     OffBoardMove,
-    /// A move value that is no coordinate (kept as [`MoveRef::Invalid`]).
+    /// A move value that is no coordinate (the main line ends there: [`LineEnd::Invalid`]).
     InvalidMove,
     /// A move written in human coordinates (`R16`) or as `pass`, converted.
     HumanCoordinate,
@@ -239,19 +206,19 @@ pub struct GameRecord {
     pub encoding: &'static str,
     /// Game-info properties.
     pub info: GameInfo,
-    /// The main line: setup and moves, in order.
+    /// The main line: setup and moves, in order, up to `end`.
     pub events: Vec<Event>,
+    /// The move that ends the main line before its last node, if any (the events stop
+    /// before it).
+    pub end: Option<LineEnd>,
     /// What was repaired while reading this game.
     pub warnings: Vec<Warning>,
 }
 
 impl GameRecord {
-    /// Number of move events (passes and bad moves included).
+    /// Number of moves of the main line (passes included), up to its `end`.
     pub fn move_count(&self) -> usize {
-        self.events
-            .iter()
-            .filter(|e| matches!(e, Event::Move { .. }))
-            .count()
+        self.events.iter().filter(|e| e.is_play()).count()
     }
 }
 

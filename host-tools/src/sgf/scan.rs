@@ -12,10 +12,11 @@
 //! stray bytes inside nodes are skipped; whitespace anywhere between tokens.
 
 use super::{
-    info, text, ErrorKind, Event, FileError, GameInfo, GameRecord, MoveRef, ParsedFile, SourceRef,
+    info, text, ErrorKind, Event, FileError, GameInfo, GameRecord, LineEnd, ParsedFile, SourceRef,
     Warning, WarningKind,
 };
-use kifudex_core::{Color, Point, Size, Stone};
+use kifudex_core::notation::SgfMove;
+use kifudex_core::{Color, Move, Point, Size, Stone};
 use memchr::{memchr2, memchr3};
 
 pub(super) struct Sink<'s> {
@@ -177,10 +178,29 @@ fn vend(b: &[u8], i: usize, mb: Option<LeadFn>) -> Option<usize> {
     }
 }
 
+/// A move as first read, before the board size is known.
+#[derive(Copy, Clone, Debug)]
+enum RawMove {
+    /// Two SGF letters.
+    Point(Point),
+    /// An empty value.
+    Pass,
+    /// Anything else: human coordinates, `pass`, or no move at all (resolved once the size
+    /// is known).
+    Unresolved,
+}
+
+/// An event as first read.
+#[derive(Copy, Clone, Debug)]
+enum RawEvent {
+    Setup { point: Point, stone: Stone },
+    Move { color: Color, mv: RawMove },
+}
+
 /// Scratch state for one tree; reused across the trees of a file.
 #[derive(Default)]
 struct Tree {
-    events: Vec<(Event, usize)>,
+    events: Vec<(RawEvent, usize)>,
     slots: [Option<(usize, usize)>; 16],
     warnings: Vec<Warning>,
     nodes: usize,
@@ -214,7 +234,7 @@ impl Tree {
     fn end_node(&mut self) {
         if self.node_reorder {
             // Setup before the move (stable).
-            self.events[self.node_first..].sort_by_key(|(e, _)| matches!(e, Event::Move { .. }));
+            self.events[self.node_first..].sort_by_key(|(e, _)| matches!(e, RawEvent::Move { .. }));
         }
         self.node_reorder = false;
     }
@@ -236,20 +256,20 @@ impl Tree {
                 }
                 self.node_moves += 1;
                 let mv = match point2(v) {
-                    Some(p) => MoveRef::Play(p),
+                    Some(p) => RawMove::Point(p),
                     None => {
                         let t = trim(v);
                         if t.is_empty() {
-                            MoveRef::Pass
+                            RawMove::Pass
                         } else if let Some(p) = point2(t) {
-                            MoveRef::Play(p)
+                            RawMove::Point(p)
                         } else {
                             // Resolved (human coordinates, `pass`) once the size is known.
-                            MoveRef::Invalid
+                            RawMove::Unresolved
                         }
                     }
                 };
-                self.events.push((Event::Move { color, mv }, vs));
+                self.events.push((RawEvent::Move { color, mv }, vs));
             }
             K_AB | K_AW | K_AE => {
                 let stone = match k {
@@ -262,7 +282,7 @@ impl Tree {
                     self.node_reorder = true;
                 }
                 if let Some(point) = point2(t) {
-                    self.events.push((Event::Setup { point, stone }, vs));
+                    self.events.push((RawEvent::Setup { point, stone }, vs));
                 } else if let (true, Some(a), Some(c)) = (
                     t.len() == 5 && t[2] == b':',
                     point2(&t[..2.min(t.len())]),
@@ -274,7 +294,7 @@ impl Tree {
                     for y in y0..=y1 {
                         for x in x0..=x1 {
                             let point = Point::new(x, y);
-                            self.events.push((Event::Setup { point, stone }, vs));
+                            self.events.push((RawEvent::Setup { point, stone }, vs));
                         }
                     }
                 } else {
@@ -550,10 +570,10 @@ fn parse_size(v: &[u8]) -> Option<Size> {
 }
 
 /// Human coordinates (`R16`, column letters without `I`, rows from the bottom) and `pass`.
-fn human_move(v: &[u8], size: Size) -> Option<MoveRef> {
+fn human_move(v: &[u8], size: Size) -> Option<Move> {
     let t = trim(v);
     if t.eq_ignore_ascii_case(b"pass") {
-        return Some(MoveRef::Pass);
+        return Some(Move::Pass);
     }
     if !(2..=3).contains(&t.len()) || !t[1..].iter().all(u8::is_ascii_digit) {
         return None;
@@ -567,7 +587,7 @@ fn human_move(v: &[u8], size: Size) -> Option<MoveRef> {
     if row == 0 || row > size.height() || x >= size.width() {
         return None;
     }
-    Some(MoveRef::Play(Point::new(x, size.height() - row)))
+    Some(Move::Play(Point::new(x, size.height() - row)))
 }
 
 /// The tree's charset and the warnings that choice raised.
@@ -670,33 +690,38 @@ fn finish_tree(
         }
     }
 
-    // Resolve the events against the board.
+    // Resolve the events against the board: the main line ends at the first move that no
+    // position can take (the warnings still name every bad move).
     let mut events = Vec::with_capacity(t.events.len());
+    let mut end = None;
     let mut warns: Vec<Warning> = Vec::new();
     for &(ev, off) in &t.events {
         match ev {
-            Event::Setup { point, .. } => {
-                if size.contains(point) {
-                    events.push(ev);
-                } else {
+            RawEvent::Setup { point, stone } => {
+                if !size.contains(point) {
                     warns.push(Warning {
                         byte_offset: off,
                         kind: WarningKind::BadSetupPoint,
                     });
+                } else if end.is_none() {
+                    events.push(Event::Setup { point, stone });
                 }
             }
-            Event::Move { color, mv } => {
+            RawEvent::Move { color, mv } => {
                 let mv = match mv {
-                    MoveRef::Play(p) if size.contains(p) => mv,
-                    MoveRef::Play(p) if p.x == 19 && p.y == 19 => MoveRef::Pass,
-                    MoveRef::Play(p) => {
-                        warns.push(Warning {
-                            byte_offset: off,
-                            kind: WarningKind::OffBoardMove,
-                        });
-                        MoveRef::OffBoard(p)
-                    }
-                    MoveRef::Invalid => {
+                    RawMove::Point(p) => match SgfMove::at(p, size) {
+                        SgfMove::Play(p) => Ok(Move::Play(p)),
+                        SgfMove::Pass => Ok(Move::Pass),
+                        SgfMove::OffBoard(p) => {
+                            warns.push(Warning {
+                                byte_offset: off,
+                                kind: WarningKind::OffBoardMove,
+                            });
+                            Err(LineEnd::OffBoard(p))
+                        }
+                    },
+                    RawMove::Pass => Ok(Move::Pass),
+                    RawMove::Unresolved => {
                         let close = value_end(b, off).unwrap_or(off);
                         match human_move(&b[off..close], size) {
                             Some(m) => {
@@ -704,20 +729,23 @@ fn finish_tree(
                                     byte_offset: off,
                                     kind: WarningKind::HumanCoordinate,
                                 });
-                                m
+                                Ok(m)
                             }
                             None => {
                                 warns.push(Warning {
                                     byte_offset: off,
                                     kind: WarningKind::InvalidMove,
                                 });
-                                MoveRef::Invalid
+                                Err(LineEnd::Invalid)
                             }
                         }
                     }
-                    other => other,
                 };
-                events.push(Event::Move { color, mv });
+                match (mv, end) {
+                    (_, Some(_)) => {}
+                    (Ok(mv), None) => events.push(Event::Play { color, mv }),
+                    (Err(e), None) => end = Some(e),
+                }
             }
         }
     }
@@ -737,6 +765,7 @@ fn finish_tree(
         encoding: enc.name(),
         info,
         events,
+        end,
         warnings,
     });
 }
