@@ -20,10 +20,11 @@
 use serde::{Deserialize, Serialize};
 
 use crate::board::Board;
+use crate::fingerprint::{fingerprint, Split};
 use crate::format::{field, Container, FormatError, Kind, Packed, Section};
 use crate::hash::Key;
 use crate::point::{Color, Move, Size, MAX_POINTS};
-use crate::search::{NextMoves, SearchError, StoredMove};
+use crate::search::{NextMove, NextMoves, SearchError};
 use crate::transform::Transform;
 
 /// Build options and counts of a book, with the place of every section.
@@ -78,8 +79,12 @@ impl BookHeader {
 
     /// The (bucket, stored bits) of a canonical key.
     pub fn split(&self, key: Key) -> (u64, u64) {
-        let fp = (key.0.rotate_left(self.rotate as u32) >> 64) as u64;
-        crate::index::split_fingerprint(fp, self.bucket_bits as u32, self.rem_bits as u32)
+        let fp = fingerprint(Key(key.0.rotate_left(self.rotate as u32)));
+        Split {
+            bucket_bits: self.bucket_bits as u32,
+            rem_bits: self.rem_bits as u32,
+        }
+        .split(fp)
     }
 }
 
@@ -248,7 +253,7 @@ impl<'a> Book<'a> {
         let cb = self.header.count_bits as u32;
         for i in entry.start..entry.end {
             let v = self.next.at(i);
-            let s = StoredMove {
+            let s = NextMove {
                 color: if field(v, 9, 1) == 1 {
                     Color::White
                 } else {

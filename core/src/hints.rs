@@ -278,7 +278,7 @@ impl LedFrame {
     }
 
     /// The frame for the first [`MAX_HINTS`] of `classes` (sorted, highest count first).
-    pub fn from_classes(classes: &[crate::search::Class]) -> Self {
+    pub fn from_classes(classes: &[crate::search::NextMove]) -> Self {
         let mut frame = LedFrame::new();
         let top = classes.iter().map(|c| c.count).max().unwrap_or(0) as u64;
         for c in classes.iter().take(MAX_HINTS) {
@@ -911,8 +911,8 @@ mod tests {
 
     #[test]
     fn led_frames_scale_to_the_top_count() {
-        use crate::search::Class;
-        let class = |mv: &str, color, count| Class {
+        use crate::search::NextMove;
+        let class = |mv: &str, color, count| NextMove {
             color,
             mv: crate::notation::parse_moves(mv, Size::STANDARD)
                 .next()
@@ -932,7 +932,7 @@ mod tests {
         assert_eq!(f.points().len(), 3);
         assert_eq!(std::format!("{f}"), "leds pd:255 dp:120 qc:1");
         assert_eq!(std::format!("{}", LedFrame::new()), "leds");
-        let many: Vec<Class> = (0..20).map(|_| class("aa", Color::White, 5)).collect();
+        let many: Vec<NextMove> = (0..20).map(|_| class("aa", Color::White, 5)).collect();
         assert_eq!(LedFrame::from_classes(&many).points().len(), MAX_HINTS);
     }
 

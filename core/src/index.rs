@@ -34,10 +34,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::{Board, Rules};
 use crate::event::Event;
+use crate::fingerprint::{fingerprint, Split};
 use crate::format::{bits_for, field, Container, FormatError, Kind, Packed, Section};
-use crate::hash::Key;
+use crate::outcome::Margin;
 use crate::point::{Color, Move, Point, Size, Stone, MAX_POINTS};
-use crate::search::{NextMoves, SearchError, StoredMove};
+use crate::search::{NextMove, NextMoves, SearchError};
 use crate::transform::Transform;
 
 /// Bytes in one row of the `games` section.
@@ -186,53 +187,6 @@ fn le_u64(row: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(a)
 }
 
-/// How a game ended, as far as its record says.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum Margin {
-    /// Not given or not understood.
-    Unknown,
-    /// Won by this many tenths of a point (`W+3.5` is `Points(35)`).
-    Points(i32),
-    /// By resignation.
-    Resign,
-    /// On time.
-    Time,
-    /// By forfeit.
-    Forfeit,
-    /// A draw (jigo).
-    Draw,
-    /// No result.
-    Void,
-}
-
-impl Margin {
-    /// The 3-bit code stored in a game row.
-    pub fn code(self) -> u8 {
-        match self {
-            Margin::Unknown => 0,
-            Margin::Points(_) => 1,
-            Margin::Resign => 2,
-            Margin::Time => 3,
-            Margin::Forfeit => 4,
-            Margin::Draw => 5,
-            Margin::Void => 6,
-        }
-    }
-
-    fn from_code(code: u8, tenths: i32) -> Margin {
-        match code {
-            1 => Margin::Points(tenths),
-            2 => Margin::Resign,
-            3 => Margin::Time,
-            4 => Margin::Forfeit,
-            5 => Margin::Draw,
-            6 => Margin::Void,
-            _ => Margin::Unknown,
-        }
-    }
-}
-
 /// One game's information, borrowed from the index.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Game<'a> {
@@ -366,33 +320,6 @@ impl OccLayout {
     fn rem(self, v: u64) -> u64 {
         field(v, self.ply_bits + 4, self.rem_bits)
     }
-}
-
-/// Splits a fingerprint into (bucket, remainder).
-#[inline]
-pub fn split_fingerprint(fp: u64, bucket_bits: u32, rem_bits: u32) -> (u64, u64) {
-    let bucket = if bucket_bits == 0 {
-        0
-    } else {
-        fp >> (64 - bucket_bits)
-    };
-    let rest = if bucket_bits == 0 {
-        fp
-    } else {
-        fp << bucket_bits
-    };
-    let rem = if rem_bits == 0 {
-        0
-    } else {
-        rest >> (64 - rem_bits)
-    };
-    (bucket, rem)
-}
-
-/// The fingerprint of a canonical key.
-#[inline]
-pub fn fingerprint(key: Key) -> u64 {
-    (key.0 >> 64) as u64
 }
 
 impl<'a> Index<'a> {
@@ -589,7 +516,7 @@ impl<'a> Index<'a> {
                 return bad;
             }
             // Its fingerprint is the one its occurrences are filed under.
-            let (bucket, rem) = split_fingerprint(fp, self.header.bucket_bits as u32, lay.rem_bits);
+            let (bucket, rem) = self.split().split(fp);
             let (bs, be) = (
                 self.buckets.at(bucket as usize),
                 self.buckets.at(bucket as usize + 1),
@@ -626,6 +553,14 @@ impl<'a> Index<'a> {
             }
         }
         Ok(())
+    }
+
+    /// How the index splits a fingerprint into bucket and stored bits.
+    fn split(&self) -> Split {
+        Split {
+            bucket_bits: self.header.bucket_bits as u32,
+            rem_bits: self.header.rem_bits as u32,
+        }
     }
 
     fn layout(&self) -> OccLayout {
@@ -897,7 +832,7 @@ impl<'a> Index<'a> {
         }
         // Every position: the occurrence buckets.
         let lay = self.layout();
-        let (bucket, rem) = split_fingerprint(fp, self.header.bucket_bits as u32, lay.rem_bits);
+        let (bucket, rem) = self.split().split(fp);
         let (bs, be) = (
             self.buckets.at(bucket as usize) as usize,
             self.buckets.at(bucket as usize + 1) as usize,
@@ -939,7 +874,7 @@ impl<'a> Index<'a> {
             let cb = self.header.count_bits as u32;
             for i in ns..ns + nc {
                 let v = self.next.at(i);
-                let s = StoredMove {
+                let s = NextMove {
                     color: if field(v, 9, 1) == 1 {
                         Color::White
                     } else {
@@ -980,7 +915,7 @@ impl<'a> Index<'a> {
             }
             let (color, mv) = self.global_move(ply as usize);
             let winner = game.winner;
-            let s = StoredMove {
+            let s = NextMove {
                 color,
                 mv,
                 count: 1,

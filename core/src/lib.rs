@@ -24,11 +24,13 @@
 pub mod board;
 pub mod book;
 pub mod event;
+pub mod fingerprint;
 pub mod format;
 pub mod hash;
 pub mod hints;
 pub mod index;
 pub mod notation;
+pub mod outcome;
 pub mod point;
 pub mod pointset;
 pub mod query;

@@ -18,37 +18,23 @@ use crate::transform::{Transform, TransformSet};
 /// The most classes a position can have: every point and a pass, for both colours.
 pub const MAX_CLASSES: usize = 2 * 362;
 
-/// A next move as stored for a position, in the position's canonical orientation.
+/// A next move with its counts: as a file stores it for a position (in the position's
+/// canonical orientation, one move), and as a search shows it (a class of moves that the
+/// query's symmetry makes equal, in the query's orientation, shown as one move: see the
+/// module documentation).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct StoredMove {
+pub struct NextMove {
     /// Colour of the player who moved.
     pub color: Color,
-    /// The move, in canonical orientation.
+    /// The move (for a class, the one shown on the board).
     pub mv: Move,
-    /// Occurrences followed by this move.
+    /// Occurrences followed by this move (or a move of this class).
     pub count: u32,
     /// Of those, occurrences from games Black won.
     pub black_wins: u32,
     /// Of those, occurrences from games White won.
-    pub white_wins: u32,
-}
-
-/// One class of equivalent next moves, in the query's orientation.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct Class {
-    /// Colour of the player who moved.
-    pub color: Color,
-    /// The move shown on the board (see the module documentation).
-    pub mv: Move,
-    /// Occurrences followed by a move of this class.
-    pub count: u32,
-    /// Of those, from games Black won.
-    pub black_wins: u32,
-    /// Of those, from games White won.
     pub white_wins: u32,
 }
 
@@ -135,7 +121,7 @@ pub enum SearchError {
 pub struct NextMoves<const N: usize = MAX_CLASSES> {
     size: Size,
     sym: TransformSet,
-    classes: heapless::Vec<Class, N>,
+    classes: heapless::Vec<NextMove, N>,
     total: u64,
 }
 
@@ -170,12 +156,7 @@ impl<const N: usize> NextMoves<N> {
 
     /// Adds a stored move. `to_query` maps the stored (canonical) orientation onto the
     /// query's; `swap` exchanges the colours (a move found for the colour-swapped position).
-    pub fn add(
-        &mut self,
-        s: StoredMove,
-        to_query: Transform,
-        swap: bool,
-    ) -> Result<(), SearchError> {
+    pub fn add(&mut self, s: NextMove, to_query: Transform, swap: bool) -> Result<(), SearchError> {
         let mv = match s.mv {
             Move::Pass => Move::Pass,
             Move::Play(p) => match to_query.apply(p, self.size) {
@@ -201,7 +182,7 @@ impl<const N: usize> NextMoves<N> {
             return Ok(());
         }
         self.classes
-            .push(Class {
+            .push(NextMove {
                 color,
                 mv,
                 count: s.count,
@@ -222,7 +203,7 @@ impl<const N: usize> NextMoves<N> {
     }
 
     /// The classes (in SPEC order once [`NextMoves::finish`] was called).
-    pub fn classes(&self) -> &[Class] {
+    pub fn classes(&self) -> &[NextMove] {
         &self.classes
     }
 
@@ -232,7 +213,7 @@ impl<const N: usize> NextMoves<N> {
     }
 
     /// The moves equivalent to a class's shown move under the query's symmetry.
-    pub fn equivalent(&self, class: &Class) -> heapless::Vec<Move, 8> {
+    pub fn equivalent(&self, class: &NextMove) -> heapless::Vec<Move, 8> {
         equivalent(class.mv, self.sym, self.size)
     }
 }
@@ -284,7 +265,7 @@ mod tests {
         // Symmetric under flip top-bottom (transform 2) only.
         let sym = TransformSet(0b101);
         let mut nm: NextMoves<16> = NextMoves::new(s, sym);
-        let sm = |p: &str, c: Color, n: u32| StoredMove {
+        let sm = |p: &str, c: Color, n: u32| NextMove {
             color: c,
             mv: Move::Play(pt(p)),
             count: n,
@@ -298,7 +279,7 @@ mod tests {
         nm.add(sm("pj", Color::Black, 2), Transform::IDENTITY, false)
             .unwrap();
         nm.add(
-            StoredMove {
+            NextMove {
                 color: Color::Black,
                 mv: Move::Pass,
                 count: 2,

@@ -8,8 +8,9 @@
 use std::fmt::Write;
 
 use kifudex_core::book::Book;
-use kifudex_core::index::{Index, Margin};
+use kifudex_core::index::Index;
 use kifudex_core::notation::Sgf;
+use kifudex_core::outcome::Margin;
 use kifudex_core::query::position_after;
 use kifudex_core::search::NextMoves;
 use kifudex_core::{Color, Size};

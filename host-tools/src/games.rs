@@ -2,7 +2,8 @@
 
 use clap::Args;
 use kifudex_core::board::Board;
-use kifudex_core::index::{Game, Index, Margin, Occurrence};
+use kifudex_core::index::{Game, Index, Occurrence};
+use kifudex_core::outcome::Margin;
 use kifudex_core::Color;
 use serde_json::{json, Value};
 

@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use kifudex_core::board::Board;
 use kifudex_core::notation::Sgf;
-use kifudex_core::search::{Class, NextMoves};
+use kifudex_core::search::{NextMove, NextMoves};
 use kifudex_core::{Color, Move, Point, Size, Stone};
 use serde_json::{json, Value};
 
@@ -73,7 +73,7 @@ pub fn mark_letter(i: usize) -> char {
 
 /// bGo's text board: X black, O white, + star points, letters for the first `marks`
 /// next-move classes, the board hash under it.
-pub fn board_text(board: &Board, classes: &[Class], marks: usize) -> String {
+pub fn board_text(board: &Board, classes: &[NextMove], marks: usize) -> String {
     let size = board.size();
     let (w, h) = (size.width(), size.height());
     let letters: Vec<char> = (0..w.max(h)).map(|i| (b'A' + i) as char).collect();

@@ -3,9 +3,10 @@
 use std::collections::HashMap;
 
 use anyhow::{Context, Result};
+use kifudex_core::fingerprint::Split;
 use kifudex_core::format::{bits_for, Kind};
 use kifudex_core::index::{
-    game_row, next_record_bits, split_fingerprint, IndexHeader, GAME_BYTES, MOVE_BITS, SETUP_BITS,
+    game_row, next_record_bits, IndexHeader, GAME_BYTES, MOVE_BITS, SETUP_BITS,
 };
 use kifudex_core::{Color, Move, Transform};
 use rayon::prelude::*;
@@ -13,7 +14,6 @@ use rayon::prelude::*;
 use super::bits::{BitWriter, Body, EncodedFile};
 use super::replay::ReplayedGame;
 use super::{BuildOptions, BuildReport, Collected, Occ};
-use crate::sgf::Margin;
 
 /// The deduplicated string pool (borrowing the games' strings); id 0 is the empty string.
 struct Strings<'a> {
@@ -38,14 +38,6 @@ impl<'a> Strings<'a> {
         }
         id
     }
-}
-
-fn margin_code(m: Margin) -> (u8, i32) {
-    let tenths = match m {
-        Margin::Points(t) => t,
-        _ => 0,
-    };
-    (m.code(), tenths)
 }
 
 fn game_row<'a>(
@@ -74,7 +66,7 @@ fn game_row<'a>(
                 Some(Color::White) => 2,
                 None => 0,
             };
-            let (m, t) = margin_code(r.margin);
+            let (m, t) = (r.margin.code(), r.margin.tenths());
             (w, m, t)
         }
         None => (0, 0, 0),
@@ -214,6 +206,10 @@ pub fn encode_occurrences(c: &Collected) -> OccurrencesPart {
     let bucket_bits = bits_for(c.occs.len() as u64).saturating_sub(4).clamp(1, 24);
     let width = (ply_bits + 4 + 6).div_ceil(8) * 8;
     let rem_bits = width - ply_bits - 4;
+    let split = Split {
+        bucket_bits,
+        rem_bits,
+    };
     let occurrences = BitWriter::pack_parallel(width, c.occs.len(), |r, w| {
         // The first group starting at or after the range.
         let mut gi = c.groups.partition_point(|&s| (s as usize) < r.start);
@@ -223,7 +219,7 @@ pub fn encode_occurrences(c: &Collected) -> OccurrencesPart {
             if start {
                 gi += 1;
             }
-            let (_, rem) = split_fingerprint(o.hi, bucket_bits, rem_bits);
+            let (_, rem) = split.split(o.hi);
             w.push(
                 o.ply as u64
                     | (o.orient as u64) << ply_bits
@@ -234,7 +230,7 @@ pub fn encode_occurrences(c: &Collected) -> OccurrencesPart {
     });
     // The occurrences are sorted by fingerprint, so each bucket is one run: the end of
     // every bucket's run, found by walking the occurrences once per (parallel) piece.
-    let bucket_of = |o: &Occ| split_fingerprint(o.hi, bucket_bits, rem_bits).0 as usize;
+    let bucket_of = |o: &Occ| split.split(o.hi).0 as usize;
     let runs: Vec<Vec<(usize, u64)>> = c
         .occs
         .par_chunks(1 << 16)

@@ -34,7 +34,7 @@ pub struct SourceRef {
 }
 
 /// How a game ended, as far as `RE[]` tells (the index stores the same values).
-pub use kifudex_core::index::Margin;
+pub use kifudex_core::outcome::Margin;
 
 /// The decoded `RE[]` property.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
