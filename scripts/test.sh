@@ -121,12 +121,13 @@ for target in thumbv7em-none-eabihf thumbv6m-none-eabi; do
   done
 done
 
-run "docs (core)" env RUSTDOCFLAGS="-D warnings" cargo doc -p kifudex-core --no-deps --features serde
+run "docs (core)" env RUSTDOCFLAGS="-D warnings" cargo doc -p kifudex-core --no-deps --features serde,alloc
 
 # Endianness and pointer width: the core's tests on s390x (big-endian, QEMU user mode) and
 # i686 (32-bit, run by the cross loader). Runners and linkers: .cargo/config.toml.
-run "core tests (s390x, big-endian)" cargo_test_checked -p kifudex-core --release --target s390x-unknown-linux-gnu
-run "core tests (i686, 32-bit)" cargo_test_checked -p kifudex-core --release --target i686-unknown-linux-gnu
+# (With `alloc`: the writers' loopback tests run there too.)
+run "core tests (s390x, big-endian)" cargo_test_checked -p kifudex-core --release --features alloc --target s390x-unknown-linux-gnu
+run "core tests (i686, 32-bit)" cargo_test_checked -p kifudex-core --release --features alloc --target i686-unknown-linux-gnu
 
 firmware_qemu
 

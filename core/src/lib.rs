@@ -21,6 +21,9 @@
     warn(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
 pub mod board;
 pub mod book;
 pub mod event;

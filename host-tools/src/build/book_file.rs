@@ -2,13 +2,13 @@
 
 use std::collections::BTreeMap;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use kifudex_core::book::BookHeader;
 use kifudex_core::format::{bits_for, Kind};
 
-use super::bits::{BitWriter, Body, EncodedFile};
 use super::index_file::canonical_code;
 use super::{BuildOptions, BuildReport, Collected};
+use kifudex_core::format::{BitWriter, Body, EncodedFile};
 
 /// Fingerprint bits stored per position after the bucket bits.
 pub const REM_BITS: u32 = 32;
@@ -117,7 +117,7 @@ pub fn encode(c: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> R
         bpw.push(bp[b]);
         bmw.push(bm[b]);
     }
-    let mut body = Body::default();
+    let mut body = Body::new();
     let header = BookHeader {
         max_moves: opts.max_moves.unwrap_or(0),
         min_count: opts.min_count,
@@ -138,6 +138,6 @@ pub fn encode(c: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> R
     };
     report.records = n_next;
     report.positions = n_pos;
-    let head = postcard::to_allocvec(&header).context("encoding the book header")?;
-    Ok(body.file(Kind::Book, head))
+    body.file(Kind::Book, &header)
+        .map_err(|e| anyhow::anyhow!("encoding the book header: {e}"))
 }

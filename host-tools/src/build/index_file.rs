@@ -11,9 +11,10 @@ use kifudex_core::index::{
 use kifudex_core::{Color, Move, Transform};
 use rayon::prelude::*;
 
-use super::bits::{BitWriter, Body, EncodedFile};
+use super::bits::pack_parallel;
 use super::replay::ReplayedGame;
 use super::{BuildOptions, BuildReport, Collected, Occ};
+use kifudex_core::format::{BitWriter, Body, EncodedFile};
 
 /// The deduplicated string pool (borrowing the games' strings); id 0 is the empty string.
 struct Strings<'a> {
@@ -138,7 +139,7 @@ pub fn encode_games(games: &[ReplayedGame], move_starts: &[u32]) -> GamesPart {
     let (part, moves) = rayon::join(
         || encode_rows(games, move_starts),
         || {
-            BitWriter::pack_parallel(MOVE_BITS, total_moves, |r, w| {
+            pack_parallel(MOVE_BITS, total_moves, |r, w| {
                 let mut g = move_starts.partition_point(|&s| s as usize <= r.start) - 1;
                 let mut k = r.start - move_starts[g] as usize;
                 for _ in r {
@@ -210,7 +211,7 @@ pub fn encode_occurrences(c: &Collected) -> OccurrencesPart {
         bucket_bits,
         rem_bits,
     };
-    let occurrences = BitWriter::pack_parallel(width, c.occs.len(), |r, w| {
+    let occurrences = pack_parallel(width, c.occs.len(), |r, w| {
         // The first group starting at or after the range.
         let mut gi = c.groups.partition_point(|&s| (s as usize) < r.start);
         for i in r {
@@ -350,7 +351,7 @@ pub fn assemble(
     opts: &BuildOptions,
     report: &mut BuildReport,
 ) -> Result<EncodedFile> {
-    let mut body = Body::default();
+    let mut body = Body::new();
     let mut header = IndexHeader {
         max_moves: opts.max_moves.unwrap_or(0),
         shared_min: shared_min(opts),
@@ -374,8 +375,8 @@ pub fn assemble(
     report.records = c.occs.len() as u64;
     header.shared = body.rows(shared.rows, 24);
     header.next = body.packed(shared.next);
-    let head = postcard::to_allocvec(&header).context("encoding the index header")?;
-    Ok(body.file(Kind::Index, head))
+    body.file(Kind::Index, &header)
+        .map_err(|e| anyhow::anyhow!("encoding the index header: {e}"))
 }
 
 /// A stored move code (`code | colour << 9`) mapped into the canonical orientation.

@@ -24,6 +24,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
+use kifudex_core::format::EncodedFile;
 use rayon::prelude::*;
 
 use crate::input::{self, Skipped, Source};
@@ -791,7 +792,10 @@ pub fn build(paths: &[PathBuf], out: &Path, opts: &BuildOptions) -> Result<Build
     // into place once they are.
     let ((tmp, bytes), collected) =
         collect_and_encode(inputs, skipped, opts, &mut report, t0, |file| {
-            let tmp = write_temporary(out, |w| file.write_to(w))?;
+            let tmp = write_temporary(out, |w| {
+                use std::io::Write;
+                file.pieces().try_for_each(|p| w.write_all(p))
+            })?;
             Ok((tmp, file.len() as u64))
         })?;
     persist(tmp, out)?;
@@ -837,7 +841,7 @@ fn collect_and_encode<T: Send>(
     opts: &BuildOptions,
     report: &mut BuildReport,
     t0: Instant,
-    finish: impl FnOnce(&bits::EncodedFile) -> Result<T> + Send,
+    finish: impl FnOnce(&EncodedFile) -> Result<T> + Send,
 ) -> Result<(T, Collected)> {
     let prepared = prepare(inputs, skipped, opts, report, t0)?;
     if opts.profile == Profile::Mcu || report.games_indexed == 0 {
@@ -894,7 +898,7 @@ fn encode(
     collected: &Collected,
     opts: &BuildOptions,
     report: &mut BuildReport,
-) -> Result<bits::EncodedFile> {
+) -> Result<EncodedFile> {
     if report.games_indexed == 0 {
         bail!("no game with a legal move was found in the inputs");
     }

@@ -24,6 +24,16 @@
 
 use serde::{Deserialize, Serialize};
 
+mod crc;
+mod packed;
+#[cfg(feature = "alloc")]
+mod writer;
+
+pub use crc::{crc32, crc32_small, Crc32};
+pub use packed::{bits_for, byte_at, field, le_u32, le_u64, Field, Packed, Rows};
+#[cfg(feature = "alloc")]
+pub use writer::{BitWriter, Body, EncodedFile};
+
 /// The first 8 bytes of every kifudex file.
 pub const MAGIC: [u8; 8] = *b"KIFUDEX\x1a";
 /// The container and section layout version this crate reads and writes.
@@ -144,11 +154,7 @@ impl Section {
         }
         let bytes = self.slice(body)?;
         let len = usize::try_from(self.count).map_err(|_| FormatError::BadSection)?;
-        Ok(Packed {
-            bytes,
-            width: self.width_bits,
-            len,
-        })
+        Ok(Packed::new(bytes, self.width_bits, len))
     }
 }
 
@@ -175,54 +181,6 @@ fn u64_at(bytes: &[u8], at: usize) -> Result<u64, FormatError> {
     let mut a = [0u8; 8];
     a.copy_from_slice(b);
     Ok(u64::from_le_bytes(a))
-}
-
-/// CRC-32 (IEEE) of `bytes`: `crc32fast` with the `fast-crc` feature (the default: SIMD on
-/// desktops, 16 KiB of tables elsewhere), else [`crc32_small`].
-#[cfg(feature = "fast-crc")]
-pub fn crc32(bytes: &[u8]) -> u32 {
-    let mut h = crc32fast::Hasher::new();
-    h.update(bytes);
-    h.finalize()
-}
-
-/// CRC-32 (IEEE) of `bytes`: `crc32fast` with the `fast-crc` feature (the default: SIMD on
-/// desktops, 16 KiB of tables elsewhere), else [`crc32_small`].
-#[cfg(not(feature = "fast-crc"))]
-pub fn crc32(bytes: &[u8]) -> u32 {
-    crc32_small(bytes)
-}
-
-/// The byte-at-a-time CRC-32 table (1 KiB), computed at compile time.
-const CRC_TABLE: [u32; 256] = {
-    let mut t = [0u32; 256];
-    let mut i = 0;
-    while i < 256 {
-        let mut c = i as u32;
-        let mut k = 0;
-        while k < 8 {
-            c = if c & 1 != 0 {
-                0xedb8_8320 ^ (c >> 1)
-            } else {
-                c >> 1
-            };
-            k += 1;
-        }
-        t[i] = c;
-        i += 1;
-    }
-    t
-};
-
-/// CRC-32 (IEEE) of `bytes`, one table lookup per byte: 1 KiB of table instead of
-/// `crc32fast`'s 16 KiB, for microcontroller builds (`default-features = false`), where
-/// a book is checked once at start.
-pub fn crc32_small(bytes: &[u8]) -> u32 {
-    let mut c = !0u32;
-    for &b in bytes {
-        c = CRC_TABLE[((c ^ b as u32) & 0xff) as usize] ^ (c >> 8);
-    }
-    !c
 }
 
 /// Rounds `n` up to a multiple of 8.
@@ -328,181 +286,9 @@ impl<'a> Container<'a> {
     }
 }
 
-/// A read-only array of `len` records of `width` bits each, packed little-endian: record
-/// `i` occupies bits `i * width .. (i + 1) * width` of the byte string read as one
-/// little-endian number. Validated at construction ([`Section::packed`]) so that every
-/// index below `len` can be read with one 8-byte load.
-#[derive(Copy, Clone, Debug)]
-pub struct Packed<'a> {
-    bytes: &'a [u8],
-    width: u32,
-    len: usize,
-}
-
-impl<'a> Packed<'a> {
-    /// An empty array.
-    pub const EMPTY: Packed<'static> = Packed {
-        bytes: &[],
-        width: 8,
-        len: 0,
-    };
-
-    /// Number of records.
-    #[inline]
-    pub const fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether there are no records.
-    #[inline]
-    pub const fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Width of a record in bits.
-    #[inline]
-    pub const fn width(&self) -> u32 {
-        self.width
-    }
-
-    /// Record `i`, or `None` past the end.
-    #[inline]
-    pub fn get(&self, i: usize) -> Option<u64> {
-        if i >= self.len {
-            return None;
-        }
-        let w = self.width;
-        // In `usize`: 32-bit arithmetic on a microcontroller (a record's bit offset past
-        // `usize` cannot be inside the slice anyway).
-        let bit = i.checked_mul(w as usize)?;
-        let byte = bit / 8;
-        let shift = (bit % 8) as u32;
-        if w + shift <= 32 {
-            // Most records (moves, next moves, offsets) fit one 32-bit word.
-            let b: &[u8; 4] = self.bytes.get(byte..byte + 4)?.try_into().ok()?;
-            let v = u32::from_le_bytes(*b) >> shift;
-            Some(if w == 32 { v } else { v & ((1u32 << w) - 1) } as u64)
-        } else if w + shift <= 64 {
-            let b = self.bytes.get(byte..byte + 8)?;
-            let mut a = [0u8; 8];
-            a.copy_from_slice(b);
-            let v = u64::from_le_bytes(a) >> shift;
-            Some(if w == 64 { v } else { v & ((1u64 << w) - 1) })
-        } else {
-            // A record straddling 9 bytes (only for widths above 56 bits).
-            let b = self.bytes.get(byte..byte + 9)?;
-            let mut a = [0u8; 16];
-            a[..9].copy_from_slice(b);
-            let v = (u128::from_le_bytes(a) >> shift) as u64;
-            Some(if w == 64 { v } else { v & ((1u64 << w) - 1) })
-        }
-    }
-
-    /// Record `i`, or 0 past the end (for loops whose bounds were already checked).
-    #[inline]
-    pub fn at(&self, i: usize) -> u64 {
-        self.get(i).unwrap_or(0)
-    }
-
-    /// The index of the first record in `lo..hi` for which `pred` is false, assuming
-    /// `pred` is true then false over that range (a binary search).
-    #[inline]
-    pub fn partition_point(
-        &self,
-        mut lo: usize,
-        mut hi: usize,
-        mut pred: impl FnMut(u64) -> bool,
-    ) -> usize {
-        hi = hi.min(self.len);
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if pred(self.at(mid)) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        lo
-    }
-}
-
-/// Extracts the bit field `[shift, shift + bits)` of `v`.
-#[inline(always)]
-pub const fn field(v: u64, shift: u32, bits: u32) -> u64 {
-    if bits >= 64 {
-        v >> shift
-    } else {
-        (v >> shift) & ((1u64 << bits) - 1)
-    }
-}
-
-/// Number of bits needed to hold `max` (at least 1).
-pub const fn bits_for(max: u64) -> u32 {
-    if max == 0 {
-        1
-    } else {
-        64 - max.leading_zeros()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn small_crc_matches_the_standard() {
-        assert_eq!(crc32_small(b"123456789"), 0xcbf4_3926);
-        assert_eq!(crc32_small(b""), 0);
-        let data: [u8; 1000] = core::array::from_fn(|i| (i * 7 + i / 13) as u8);
-        assert_eq!(crc32_small(&data), crc32(&data));
-        assert_eq!(crc32(b"123456789"), 0xcbf4_3926);
-    }
-
-    fn pack(values: &[u64], width: u32, out: &mut [u8]) -> usize {
-        let n = Section::bytes_needed(values.len() as u64, width).unwrap() as usize;
-        for (i, &v) in values.iter().enumerate() {
-            for b in 0..width {
-                if v >> b & 1 == 1 {
-                    let bit = i * width as usize + b as usize;
-                    out[bit / 8] |= 1 << (bit % 8);
-                }
-            }
-        }
-        n
-    }
-
-    #[test]
-    fn packed_roundtrip_all_widths() {
-        let mut buf = [0u8; 2048];
-        for width in 1..=64u32 {
-            buf.iter_mut().for_each(|b| *b = 0);
-            let mask = if width == 64 {
-                u64::MAX
-            } else {
-                (1u64 << width) - 1
-            };
-            let mut vals = [0u64; 100];
-            let mut x = 0x9e37_79b9_7f4a_7c15u64 ^ width as u64;
-            for v in vals.iter_mut() {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                *v = x & mask;
-            }
-            let n = pack(&vals, width, &mut buf);
-            let sec = Section {
-                offset: 0,
-                len: n as u64,
-                count: 100,
-                width_bits: width,
-            };
-            let p = sec.packed(&buf[..n]).unwrap();
-            for (i, v) in vals.iter().enumerate() {
-                assert_eq!(p.get(i), Some(*v), "width {width} record {i}");
-            }
-            assert_eq!(p.get(100), None);
-        }
-    }
 
     #[test]
     fn section_bounds_are_checked() {

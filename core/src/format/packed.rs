@@ -1,0 +1,311 @@
+//! Packed arrays of fixed-width records and byte rows, read in place (see the container in
+//! [`super`]); their writer is [`super::BitWriter`] (feature `alloc`).
+
+use super::{FormatError, Section};
+
+/// A read-only array of `len` records of `width` bits each, packed little-endian: record
+/// `i` occupies bits `i * width .. (i + 1) * width` of the byte string read as one
+/// little-endian number. Validated at construction ([`Section::packed`]) so that every
+/// index below `len` can be read with one 8-byte load.
+#[derive(Copy, Clone, Debug)]
+pub struct Packed<'a> {
+    bytes: &'a [u8],
+    width: u32,
+    len: usize,
+}
+
+impl<'a> Packed<'a> {
+    /// The array of `len` records of `width` bits in `bytes` (checked by
+    /// [`Section::packed`]).
+    pub(super) const fn new(bytes: &'a [u8], width: u32, len: usize) -> Packed<'a> {
+        Packed { bytes, width, len }
+    }
+
+    /// An empty array.
+    pub const EMPTY: Packed<'static> = Packed {
+        bytes: &[],
+        width: 8,
+        len: 0,
+    };
+
+    /// Number of records.
+    #[inline]
+    pub const fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are no records.
+    #[inline]
+    pub const fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Width of a record in bits.
+    #[inline]
+    pub const fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Record `i`, or `None` past the end.
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<u64> {
+        if i >= self.len {
+            return None;
+        }
+        let w = self.width;
+        // In `usize`: 32-bit arithmetic on a microcontroller (a record's bit offset past
+        // `usize` cannot be inside the slice anyway).
+        let bit = i.checked_mul(w as usize)?;
+        let byte = bit / 8;
+        let shift = (bit % 8) as u32;
+        if w + shift <= 32 {
+            // Most records (moves, next moves, offsets) fit one 32-bit word.
+            let b: &[u8; 4] = self.bytes.get(byte..byte + 4)?.try_into().ok()?;
+            let v = u32::from_le_bytes(*b) >> shift;
+            Some(if w == 32 { v } else { v & ((1u32 << w) - 1) } as u64)
+        } else if w + shift <= 64 {
+            let b = self.bytes.get(byte..byte + 8)?;
+            let mut a = [0u8; 8];
+            a.copy_from_slice(b);
+            let v = u64::from_le_bytes(a) >> shift;
+            Some(if w == 64 { v } else { v & ((1u64 << w) - 1) })
+        } else {
+            // A record straddling 9 bytes (only for widths above 56 bits).
+            let b = self.bytes.get(byte..byte + 9)?;
+            let mut a = [0u8; 16];
+            a[..9].copy_from_slice(b);
+            let v = (u128::from_le_bytes(a) >> shift) as u64;
+            Some(if w == 64 { v } else { v & ((1u64 << w) - 1) })
+        }
+    }
+
+    /// Record `i`, or 0 past the end (for loops whose bounds were already checked).
+    #[inline]
+    pub fn at(&self, i: usize) -> u64 {
+        self.get(i).unwrap_or(0)
+    }
+
+    /// The index of the first record in `lo..hi` for which `pred` is false, assuming
+    /// `pred` is true then false over that range (a binary search).
+    #[inline]
+    pub fn partition_point(
+        &self,
+        mut lo: usize,
+        mut hi: usize,
+        mut pred: impl FnMut(u64) -> bool,
+    ) -> usize {
+        hi = hi.min(self.len);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if pred(self.at(mid)) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+}
+
+/// Extracts the bit field `[shift, shift + bits)` of `v`.
+#[inline(always)]
+pub const fn field(v: u64, shift: u32, bits: u32) -> u64 {
+    if bits >= 64 {
+        v >> shift
+    } else {
+        (v >> shift) & ((1u64 << bits) - 1)
+    }
+}
+
+/// A named bit field of a packed record: `bits` bits from bit `shift`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Field {
+    /// The field's first bit.
+    pub shift: u32,
+    /// Its width in bits (0 to 64).
+    pub bits: u32,
+}
+
+impl Field {
+    /// The field of `bits` bits at `shift`.
+    pub const fn new(shift: u32, bits: u32) -> Field {
+        Field { shift, bits }
+    }
+
+    /// The field right after this one, `bits` wide.
+    pub const fn then(self, bits: u32) -> Field {
+        Field::new(self.shift + self.bits, bits)
+    }
+
+    /// The first bit after the field.
+    pub const fn end(self) -> u32 {
+        self.shift + self.bits
+    }
+
+    /// The largest value the field holds.
+    pub const fn max(self) -> u64 {
+        if self.bits >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.bits) - 1
+        }
+    }
+
+    /// The field's value in record `v`.
+    #[inline(always)]
+    pub const fn get(self, v: u64) -> u64 {
+        field(v, self.shift, self.bits)
+    }
+
+    /// `x` (cut to the field's width) in place in a record (to OR with the other fields).
+    #[inline(always)]
+    pub const fn put(self, x: u64) -> u64 {
+        if self.bits == 0 || self.shift >= 64 {
+            0
+        } else {
+            (x & self.max()) << self.shift
+        }
+    }
+}
+
+/// Number of bits needed to hold `max` (at least 1).
+pub const fn bits_for(max: u64) -> u32 {
+    if max == 0 {
+        1
+    } else {
+        64 - max.leading_zeros()
+    }
+}
+
+/// The little-endian `u32` at byte `at` of `row` (0 where the row is too short).
+#[inline]
+pub fn le_u32(row: &[u8], at: usize) -> u32 {
+    let mut a = [0u8; 4];
+    if let Some(b) = row.get(at..at + 4) {
+        a.copy_from_slice(b);
+    }
+    u32::from_le_bytes(a)
+}
+
+/// The little-endian `u64` at byte `at` of `row` (0 where the row is too short).
+#[inline]
+pub fn le_u64(row: &[u8], at: usize) -> u64 {
+    let mut a = [0u8; 8];
+    if let Some(b) = row.get(at..at + 8) {
+        a.copy_from_slice(b);
+    }
+    u64::from_le_bytes(a)
+}
+
+/// The byte at `at` of `row` (0 where the row is too short).
+#[inline]
+pub fn byte_at(row: &[u8], at: usize) -> u8 {
+    row.get(at).copied().unwrap_or(0)
+}
+
+/// A section of byte rows of a fixed width, read in place.
+#[derive(Copy, Clone, Debug)]
+pub struct Rows<'a> {
+    bytes: &'a [u8],
+    width: usize,
+    len: usize,
+}
+
+impl<'a> Rows<'a> {
+    /// The rows of `sec` in `body`, each `width` bytes (the section's record width must say
+    /// so).
+    pub fn new(sec: &Section, body: &'a [u8], width: usize) -> Result<Rows<'a>, FormatError> {
+        if sec.width_bits as usize != width * 8 {
+            return Err(FormatError::BadSection);
+        }
+        let bytes = sec.slice(body)?;
+        let len = usize::try_from(sec.count).map_err(|_| FormatError::BadSection)?;
+        Ok(Rows { bytes, width, len })
+    }
+
+    /// Number of rows.
+    #[inline]
+    pub const fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are no rows.
+    #[inline]
+    pub const fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Row `i`, or `None` past the end.
+    #[inline]
+    pub fn row(&self, i: usize) -> Option<&'a [u8]> {
+        if i >= self.len {
+            return None;
+        }
+        let start = i.checked_mul(self.width)?;
+        self.bytes.get(start..start + self.width)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_put_and_get() {
+        let a = Field::new(0, 9);
+        let b = a.then(1);
+        let c = b.then(54);
+        assert_eq!((b.shift, c.shift, c.end()), (9, 10, 64));
+        let v = a.put(361) | b.put(1) | c.put(u64::MAX);
+        assert_eq!((a.get(v), b.get(v), c.get(v)), (361, 1, (1 << 54) - 1));
+        assert_eq!(Field::new(0, 64).put(u64::MAX), u64::MAX);
+        assert_eq!(Field::new(3, 0).put(5), 0);
+        assert_eq!(a.put(1 << 9), 0);
+    }
+
+    fn pack(values: &[u64], width: u32, out: &mut [u8]) -> usize {
+        let n = Section::bytes_needed(values.len() as u64, width).unwrap() as usize;
+        for (i, &v) in values.iter().enumerate() {
+            for b in 0..width {
+                if v >> b & 1 == 1 {
+                    let bit = i * width as usize + b as usize;
+                    out[bit / 8] |= 1 << (bit % 8);
+                }
+            }
+        }
+        n
+    }
+
+    #[test]
+    fn packed_roundtrip_all_widths() {
+        let mut buf = [0u8; 2048];
+        for width in 1..=64u32 {
+            buf.iter_mut().for_each(|b| *b = 0);
+            let mask = if width == 64 {
+                u64::MAX
+            } else {
+                (1u64 << width) - 1
+            };
+            let mut vals = [0u64; 100];
+            let mut x = 0x9e37_79b9_7f4a_7c15u64 ^ width as u64;
+            for v in vals.iter_mut() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *v = x & mask;
+            }
+            let n = pack(&vals, width, &mut buf);
+            let sec = Section {
+                offset: 0,
+                len: n as u64,
+                count: 100,
+                width_bits: width,
+            };
+            let p = sec.packed(&buf[..n]).unwrap();
+            for (i, v) in vals.iter().enumerate() {
+                assert_eq!(p.get(i), Some(*v), "width {width} record {i}");
+            }
+            assert_eq!(p.get(100), None);
+        }
+    }
+}
