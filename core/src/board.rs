@@ -393,6 +393,7 @@ impl Board {
 impl<T: Tracking> Board<T> {
     /// An empty board with the given rules, keeping what `T` tracks
     /// (`Board::<StonesOnly>::empty` for a board of stones only).
+    #[inline]
     pub fn empty(size: Size, rules: Rules) -> Self {
         Board {
             size,

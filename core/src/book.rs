@@ -13,19 +13,83 @@
 //! - `bucket_positions`, `bucket_moves`: `2^bucket_bits + 1` start indices into `keys` and
 //!   `next` by bucket.
 //! - `keys`: `rem_bits` per position.
-//! - `next`: the positions' next moves in order, each `11 + count_bits` bits: code
-//!   (9 bits, `y * 19 + x` or 361 for a pass), colour (1 bit, 0 Black), last move of its
-//!   position (1 bit), count (`count_bits`), in canonical orientation.
+//! - `next`: the positions' next moves in order ([`BookNextLayout`]): the move
+//!   ([`crate::stored::encode_move`], 10 bits), last move of its position (1 bit), count
+//!   (`count_bits`), in canonical orientation.
+//!
+//! The book is a [`NextMoveSource`]: [`crate::search::next_moves_into`] searches it as it
+//! searches the index.
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::Board;
+use crate::board::{Board, Tracking};
 use crate::fingerprint::{fingerprint, Split};
-use crate::format::{field, Container, FormatError, Kind, Packed, Section};
+use crate::format::{Container, Field, FormatError, Kind, Packed, Section};
 use crate::hash::Key;
-use crate::point::{Color, Move, Size, MAX_POINTS};
-use crate::search::{NextMove, NextMoves, SearchError};
+use crate::point::{Color, Move, Size};
+use crate::search::{next_moves_into, Lookup, NextMove, NextMoveSource, NextMoves, SearchError};
+use crate::stored::{decode_move, encode_move, MOVE_BITS};
 use crate::transform::Transform;
+
+/// The layout of a book's `next` record: the move (10 bits), whether it is the last of its
+/// position (1 bit), its count (`count_bits`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct BookNextLayout {
+    /// Bits of the count (1 to 32).
+    pub count_bits: u32,
+}
+
+impl BookNextLayout {
+    const MOVE: Field = Field::new(0, MOVE_BITS);
+    const LAST: Field = BookNextLayout::MOVE.then(1);
+
+    #[inline(always)]
+    const fn count_field(self) -> Field {
+        BookNextLayout::LAST.then(self.count_bits)
+    }
+
+    /// Width in bits of a record.
+    pub const fn bits(self) -> u32 {
+        self.count_field().end()
+    }
+
+    /// Whether record `v` is the last next move of its position.
+    #[inline(always)]
+    pub const fn is_last(self, v: u64) -> bool {
+        BookNextLayout::LAST.get(v) == 1
+    }
+
+    /// The count of record `v`.
+    #[inline(always)]
+    pub const fn count(self, v: u64) -> u64 {
+        self.count_field().get(v)
+    }
+
+    /// The next move of record `v` (no win counts in a book); `None` if it holds no move.
+    #[inline]
+    pub const fn decode(self, v: u64) -> Option<NextMove> {
+        let Some((color, mv)) = decode_move(BookNextLayout::MOVE.get(v)) else {
+            return None;
+        };
+        Some(NextMove {
+            color,
+            mv,
+            count: self.count(v) as u32,
+            black_wins: 0,
+            white_wins: 0,
+        })
+    }
+
+    /// The record of a next move of `color` with `count` (which must fit `count_bits`);
+    /// `last` for the last one of its position.
+    #[inline]
+    pub const fn encode(self, color: Color, mv: Move, count: u32, last: bool) -> u64 {
+        encode_move(color, mv)
+            | BookNextLayout::LAST.put(last as u64)
+            | self.count_field().put(count as u64)
+    }
+}
 
 /// Build options and counts of a book, with the place of every section.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -65,9 +129,16 @@ pub struct BookHeader {
 }
 
 impl BookHeader {
+    /// The layout of a `next` record.
+    pub fn next_layout(&self) -> BookNextLayout {
+        BookNextLayout {
+            count_bits: self.count_bits as u32,
+        }
+    }
+
     /// Width in bits of a `next` record.
     pub fn next_bits(&self) -> u32 {
-        11 + self.count_bits as u32
+        self.next_layout().bits()
     }
 
     /// Whether the book holds positions of a `size` board.
@@ -157,7 +228,7 @@ impl<'a> Book<'a> {
         {
             return bad;
         }
-        let cb = self.header.count_bits as u32;
+        let layout = self.header.next_layout();
         for b in 0..buckets - 1 {
             let (ps, pe) = (self.bucket_positions.at(b), self.bucket_positions.at(b + 1));
             let (ms, me) = (self.bucket_moves.at(b), self.bucket_moves.at(b + 1));
@@ -175,11 +246,11 @@ impl<'a> Book<'a> {
             let mut run = 0u32;
             for i in ms as usize..me as usize {
                 let v = self.next.at(i);
-                if field(v, 0, 9) > MAX_POINTS as u64 || field(v, 11, cb) == 0 {
+                if layout.decode(v).is_none() || layout.count(v) == 0 {
                     return bad;
                 }
                 run += 1;
-                if field(v, 10, 1) == 1 {
+                if layout.is_last(v) {
                     if run > self.header.max_run {
                         return bad;
                     }
@@ -225,15 +296,16 @@ impl<'a> Book<'a> {
         // Skip the runs of the positions before it in the bucket.
         let mut m = self.bucket_moves.at(b) as usize;
         let me = self.bucket_moves.at(b + 1) as usize;
+        let layout = self.header.next_layout();
         let mut skip = i - ps;
         while skip > 0 && m < me {
-            if field(self.next.at(m), 10, 1) == 1 {
+            if layout.is_last(self.next.at(m)) {
                 skip -= 1;
             }
             m += 1;
         }
         let start = m;
-        while m + 1 < me && field(self.next.at(m), 10, 1) == 0 {
+        while m + 1 < me && !layout.is_last(self.next.at(m)) {
             m += 1;
         }
         Some(BookEntry {
@@ -243,39 +315,41 @@ impl<'a> Book<'a> {
         })
     }
 
-    /// Adds a found position's next moves to `out`.
-    pub fn add_next_moves<const N: usize>(
-        &self,
-        entry: &BookEntry,
-        out: &mut NextMoves<N>,
-    ) -> Result<(), SearchError> {
-        let to_query = entry.to_canonical.inverse();
-        let cb = self.header.count_bits as u32;
-        for i in entry.start..entry.end {
-            let v = self.next.at(i);
-            let s = NextMove {
-                color: if field(v, 9, 1) == 1 {
-                    Color::White
-                } else {
-                    Color::Black
-                },
-                mv: Move::from_code(field(v, 0, 9) as u16).unwrap_or(Move::Pass),
-                count: field(v, 11, cb) as u32,
-                black_wins: 0,
-                white_wins: 0,
-            };
-            out.add(s, to_query, false)?;
-        }
-        Ok(())
-    }
-
     /// Next-move statistics for `query`, merged by its symmetry and sorted.
     pub fn next_moves<const N: usize>(&self, query: &Board) -> Result<NextMoves<N>, SearchError> {
         let mut out = NextMoves::new(query.size(), query.symmetries());
-        if let Some(e) = self.find(query) {
-            self.add_next_moves(&e, &mut out)?;
-        }
-        out.finish();
+        let lookup = Lookup::with_symmetries(query, out.symmetries());
+        next_moves_into(self, &lookup, None, &mut out)?;
         Ok(out)
+    }
+}
+
+impl NextMoveSource for Book<'_> {
+    type Found = BookEntry;
+
+    #[inline]
+    fn find_position<T: Tracking>(
+        &self,
+        query: &Board<T>,
+        key: Key,
+        to_canonical: Transform,
+    ) -> Option<BookEntry> {
+        self.find_key(query.size(), key, to_canonical)
+    }
+
+    #[inline]
+    fn for_each_next_move<E>(
+        &self,
+        entry: &BookEntry,
+        mut visit: impl FnMut(NextMove, Transform) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let to_query = entry.to_canonical.inverse();
+        let layout = self.header.next_layout();
+        for i in entry.start..entry.end {
+            if let Some(m) = layout.decode(self.next.at(i)) {
+                visit(m, to_query)?;
+            }
+        }
+        Ok(())
     }
 }

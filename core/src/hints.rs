@@ -52,7 +52,7 @@ use crate::format::FormatError;
 use crate::notation::{sgf_letter, Sgf};
 use crate::point::{Color, Move, Point, Size};
 use crate::query::{play_moves, set_cells, QueryError};
-use crate::search::{NextMoves, SearchError};
+use crate::search::{next_moves_into, Lookup, NextMoves, SearchError};
 
 /// The most bytes of a request line before its `\n` (a `\r` included).
 pub const MAX_LINE: usize = 1024;
@@ -638,11 +638,7 @@ impl<'a, const N: usize> Hints<'a, N> {
             Request::Quit => return Err(Reason::BadRequest),
         }
         let key = board.position_key();
-        next.reset(board.size(), board.symmetries_among(key.maybe_symmetric));
-        if let Some(entry) = book.find_key(board.size(), key.key, key.to_canonical) {
-            book.add_next_moves(&entry, next)?;
-        }
-        next.finish();
+        next_moves_into(book, &Lookup::of_position_key(board, &key), None, next)?;
         Ok(key.bgo)
     }
 

@@ -39,6 +39,7 @@ pub mod pointset;
 pub mod query;
 pub mod replay;
 pub mod search;
+pub mod stored;
 pub mod transform;
 
 pub use board::{Board, Captures, KoRule, MoveError, Rules};

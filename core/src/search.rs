@@ -2,6 +2,12 @@
 //! orientation are mapped back onto the query's orientation, and moves that the query
 //! position's own symmetry makes equal are merged into one class.
 //!
+//! One aggregation for every store ([`next_moves_into`]): find the query's position
+//! ([`NextMoveSource::find_position`]), map each of its stored next moves onto the query
+//! ([`NextMoveSource::for_each_next_move`]), merge them by symmetry and sort them
+//! ([`NextMoves`]). The index, an index filtered by game, and the book are sources; the
+//! command line, the shell and the hint handler all search through it.
+//!
 //! Classes are ordered as SPEC.md says: by count, highest first; ties by colour (Black
 //! first), then by `y * 19 + x` of the shown move, a pass last.
 //!
@@ -12,6 +18,8 @@
 //! than from the top edge), then the smallest `y * 19 + x`. On the empty board this shows
 //! the 4-4 point as `pd`, the 3-4 point as `qd` and the 3-5 point as `qe`, as bGo does.
 
+use crate::board::{Board, Hashed, Tracking};
+use crate::hash::{Key, PositionKey};
 use crate::point::{Color, Move, Point, Size};
 use crate::transform::{Transform, TransformSet};
 
@@ -216,6 +224,101 @@ impl<const N: usize> NextMoves<N> {
     pub fn equivalent(&self, class: &NextMove) -> heapless::Vec<Move, 8> {
         equivalent(class.mv, self.sym, self.size)
     }
+}
+
+/// A query position as a lookup needs it: the board, its canonical key with the transform
+/// onto the canonical orientation, and its symmetries.
+#[derive(Copy, Clone, Debug)]
+pub struct Lookup<'b, T: Tracking = Hashed> {
+    /// The position asked for.
+    pub board: &'b Board<T>,
+    /// Its canonical key.
+    pub key: Key,
+    /// The transform from its orientation onto the canonical one.
+    pub to_canonical: Transform,
+    /// The transforms that leave it unchanged (classes merge by them).
+    pub symmetries: TransformSet,
+}
+
+impl<'b> Lookup<'b, Hashed> {
+    /// The lookup of a board that keeps its keys ([`crate::hash::Keys::canonical`]).
+    pub fn new(board: &'b Board) -> Self {
+        Lookup::with_symmetries(board, board.symmetries())
+    }
+
+    /// [`Lookup::new`] with the symmetries already known (the colour-swapped position has
+    /// those of the position).
+    pub fn with_symmetries(board: &'b Board, symmetries: TransformSet) -> Self {
+        let (key, to_canonical) = board.keys().canonical(board.size());
+        Lookup {
+            board,
+            key,
+            to_canonical,
+            symmetries,
+        }
+    }
+}
+
+impl<'b, T: Tracking> Lookup<'b, T> {
+    /// The lookup of a board whose key was computed once from its stones
+    /// ([`Board::position_key`]).
+    pub fn of_position_key(board: &'b Board<T>, key: &PositionKey) -> Self {
+        Lookup {
+            board,
+            key: key.key,
+            to_canonical: key.to_canonical,
+            symmetries: board.symmetries_among(key.maybe_symmetric),
+        }
+    }
+}
+
+/// A store of positions with their next moves (the index, an index filtered by game, the
+/// book): what [`next_moves_into`] searches.
+pub trait NextMoveSource {
+    /// Where a found position's next moves are.
+    type Found;
+
+    /// Finds the position `query`, whose canonical key is `key` and `to_canonical` its
+    /// transform onto the canonical orientation.
+    fn find_position<T: Tracking>(
+        &self,
+        query: &Board<T>,
+        key: Key,
+        to_canonical: Transform,
+    ) -> Option<Self::Found>;
+
+    /// Calls `visit` with each stored next move of a found position (a count of 1 for a
+    /// move counted occurrence by occurrence) and the transform from the orientation it is
+    /// stored in onto the query's; stops at the first error `visit` returns.
+    fn for_each_next_move<E>(
+        &self,
+        found: &Self::Found,
+        visit: impl FnMut(NextMove, Transform) -> Result<(), E>,
+    ) -> Result<(), E>;
+}
+
+/// The one next-move search: finds `query` in `source`, maps every stored next move onto
+/// the query's orientation, merges the classes by the query's symmetry and sorts them into
+/// `out` (reset first). With `swapped` (the colour-swapped query), its moves are added too,
+/// with colours exchanged.
+#[inline]
+pub fn next_moves_into<S: NextMoveSource, T: Tracking, const N: usize>(
+    source: &S,
+    query: &Lookup<'_, T>,
+    swapped: Option<&Lookup<'_, T>>,
+    out: &mut NextMoves<N>,
+) -> Result<(), SearchError> {
+    out.reset(query.board.size(), query.symmetries);
+    if let Some(found) = source.find_position(query.board, query.key, query.to_canonical) {
+        source.for_each_next_move(&found, |m, to_query| out.add(m, to_query, false))?;
+    }
+    if let Some(q) = swapped {
+        if let Some(found) = source.find_position(q.board, q.key, q.to_canonical) {
+            source.for_each_next_move(&found, |m, to_query| out.add(m, to_query, true))?;
+        }
+    }
+    out.finish();
+    Ok(())
 }
 
 #[cfg(test)]

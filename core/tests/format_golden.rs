@@ -113,7 +113,7 @@ fn index_header_and_games() {
     assert!(idx.game(10).is_none());
     let counts: Vec<u32> = (0..10).map(|g| idx.game(g).unwrap().move_count).collect();
     assert_eq!(counts, [50, 44, 25, 41, 51, 62, 68, 41, 80, 53]);
-    assert_eq!(idx.steps(8).count(), 80);
+    assert_eq!(idx.events(8).count(), 80);
 }
 
 #[test]

@@ -461,7 +461,7 @@ impl<'a> Shell<'a> {
             .index
             .position(r.game, r.at)
             .ok_or_else(|| format!("game {} cannot be replayed to move {}", r.game, r.at))?;
-        let mut moves = self.index.steps(r.game).filter_map(Event::play);
+        let mut moves = self.index.events(r.game).filter_map(Event::play);
         let last = if r.at == 0 {
             None
         } else {

@@ -38,7 +38,7 @@ fn deep_moves(idx: &Index) -> String {
         if game.size != Size::STANDARD || game.move_count <= 60 {
             continue;
         }
-        let steps: Vec<Event> = idx.steps(g).collect();
+        let steps: Vec<Event> = idx.events(g).collect();
         if steps.iter().any(|s| !s.is_play()) {
             continue;
         }

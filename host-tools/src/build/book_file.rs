@@ -3,8 +3,10 @@
 use std::collections::BTreeMap;
 
 use anyhow::{bail, Result};
-use kifudex_core::book::BookHeader;
+use kifudex_core::book::{BookHeader, BookNextLayout};
 use kifudex_core::format::{bits_for, Kind};
+use kifudex_core::stored::decode_move;
+use kifudex_core::{Color, Move};
 
 use super::index_file::canonical_code;
 use super::{BuildOptions, BuildReport, Collected};
@@ -89,12 +91,13 @@ pub fn encode(c: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> R
         .max()
         .unwrap_or(1) as u64;
     let count_bits = bits_for(max_count);
+    let layout = BookNextLayout { count_bits };
     let n_next: u64 = positions.iter().map(|p| p.1.len() as u64).sum();
     let buckets = (1usize << bucket_bits) + 1;
     let mut bp = vec![0u64; buckets];
     let mut bm = vec![0u64; buckets];
     let mut keys = BitWriter::new(REM_BITS);
-    let mut next = BitWriter::new(11 + count_bits);
+    let mut next = BitWriter::new(layout.bits());
     let mut max_run = 0u32;
     for &(bucket, rem, i) in &order {
         bp[bucket as usize + 1] += 1;
@@ -103,8 +106,8 @@ pub fn encode(c: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> R
         bm[bucket as usize + 1] += moves.len() as u64;
         max_run = max_run.max(moves.len() as u32);
         for (j, &(code, n)) in moves.iter().enumerate() {
-            let last = (j + 1 == moves.len()) as u64;
-            next.push(code as u64 | last << 10 | (n as u64) << 11);
+            let (color, mv) = decode_move(code as u64).unwrap_or((Color::Black, Move::Pass));
+            next.push(layout.encode(color, mv, n, j + 1 == moves.len()));
         }
     }
     for b in 1..buckets {

@@ -6,8 +6,10 @@ use anyhow::{Context, Result};
 use kifudex_core::fingerprint::Split;
 use kifudex_core::format::{bits_for, Kind};
 use kifudex_core::index::{
-    game_row, next_record_bits, IndexHeader, GAME_BYTES, MOVE_BITS, SETUP_BITS,
+    GameRow, GameStrings, IndexHeader, NextLayout, OccurrenceLayout, OccurrenceRecord, SharedRow,
 };
+use kifudex_core::search::NextMove;
+use kifudex_core::stored::{decode_move, encode_move, SetupRecord, MOVE_BITS};
 use kifudex_core::{Color, Move, Transform};
 use rayon::prelude::*;
 
@@ -41,68 +43,64 @@ impl<'a> Strings<'a> {
     }
 }
 
+/// The row of game `g`, its moves starting at `move_start` and its setup stones at
+/// `setup_start`, with its texts put into the string pool.
 fn game_row<'a>(
     g: &'a ReplayedGame,
     move_start: u32,
     setup_start: u32,
     strings: &mut Strings<'a>,
-) -> [u8; GAME_BYTES] {
-    let mut row = [0u8; GAME_BYTES];
-    let put = |row: &mut [u8; GAME_BYTES], at: usize, v: u32| {
-        row[at..at + 4].copy_from_slice(&v.to_le_bytes())
-    };
+) -> GameRow {
     let info = &g.record.info;
-    put(&mut row, game_row::MOVE_START, move_start);
-    put(&mut row, game_row::MOVE_COUNT, g.moves.len() as u32);
-    put(&mut row, game_row::SETUP_START, setup_start);
-    put(&mut row, game_row::SETUP_COUNT, g.setup.len() as u32);
-    put(&mut row, game_row::DATE, g.date_key);
-    row[game_row::WIDTH] = g.record.size.width();
-    row[game_row::HEIGHT] = g.record.size.height();
-    row[game_row::HANDICAP] = info.handicap.unwrap_or(0).min(255) as u8;
-    let (winner, margin, tenths) = match &info.result {
-        Some(r) => {
-            let w = match r.winner {
-                Some(Color::Black) => 1,
-                Some(Color::White) => 2,
-                None => 0,
-            };
-            let (m, t) = (r.margin.code(), r.margin.tenths());
-            (w, m, t)
-        }
-        None => (0, 0, 0),
-    };
-    row[game_row::RESULT] = winner | margin << 2;
-    put(&mut row, game_row::MARGIN, tenths as u32);
-    put(
-        &mut row,
-        game_row::KOMI,
-        info.komi.unwrap_or(i32::MIN) as u32,
-    );
-    let result_raw = info.result.as_ref().map(|r| r.raw.as_str());
-    let texts = [
-        info.black.as_deref(),
-        info.white.as_deref(),
-        info.black_rank.as_deref(),
-        info.white_rank.as_deref(),
-        info.event.as_deref(),
-        info.round.as_deref(),
-        info.place.as_deref(),
-        info.date.as_deref(),
-        result_raw,
-        Some(g.record.source.path.as_str()),
-        g.record.source.member.as_deref(),
-    ];
-    for (k, t) in texts.into_iter().enumerate() {
-        let id = strings.id(t);
-        put(&mut row, game_row::STRINGS + 4 * k, id);
+    let result = info.result.as_ref();
+    let mut text = |t: Option<&'a str>| strings.id(t);
+    // In the order of the row, as ids are given in order of first use.
+    let [black, white, black_rank, white_rank, event, round, place, date, result_raw, path, member] =
+        [
+            info.black.as_deref(),
+            info.white.as_deref(),
+            info.black_rank.as_deref(),
+            info.white_rank.as_deref(),
+            info.event.as_deref(),
+            info.round.as_deref(),
+            info.place.as_deref(),
+            info.date.as_deref(),
+            result.map(|r| r.raw.as_str()),
+            Some(g.record.source.path.as_str()),
+            g.record.source.member.as_deref(),
+        ]
+        .map(&mut text);
+    let rules = text(info.rules.as_deref());
+    let name = text(info.game_name.as_deref());
+    GameRow {
+        move_start,
+        move_count: g.moves.len() as u32,
+        setup_start,
+        setup_count: g.setup.len() as u32,
+        date: g.date_key,
+        width: g.record.size.width(),
+        height: g.record.size.height(),
+        handicap: info.handicap.unwrap_or(0).min(255) as u8,
+        winner: result.and_then(|r| r.winner),
+        margin: result.map_or(kifudex_core::outcome::Margin::Unknown, |r| r.margin),
+        komi: info.komi,
+        strings: GameStrings {
+            black,
+            white,
+            black_rank,
+            white_rank,
+            event,
+            round,
+            place,
+            date,
+            result: result_raw,
+            path,
+            member,
+            rules,
+            name,
+        },
+        tree: g.record.source.tree_index as u32,
     }
-    put(&mut row, game_row::TREE, g.record.source.tree_index as u32);
-    let rules = strings.id(info.rules.as_deref());
-    put(&mut row, game_row::RULES, rules);
-    let name = strings.id(info.game_name.as_deref());
-    put(&mut row, game_row::NAME, name);
-    row
 }
 
 /// Encodes the index file.
@@ -160,15 +158,15 @@ pub fn encode_games(games: &[ReplayedGame], move_starts: &[u32]) -> GamesPart {
 fn encode_rows(games: &[ReplayedGame], move_starts: &[u32]) -> GamesPart {
     let mut sizes = [0u32; 19];
     let mut strings = Strings::new();
-    let mut rows = Vec::with_capacity(games.len() * GAME_BYTES);
-    let mut setup = BitWriter::new(SETUP_BITS);
+    let mut rows = Vec::with_capacity(games.len() * GameRow::BYTES);
+    let mut setup = BitWriter::new(SetupRecord::BITS);
     let mut setup_start = 0u32;
     for (g, &ms) in games.iter().zip(move_starts) {
         let size = g.record.size;
         sizes[size.height() as usize - 1] |= 1 << (size.width() - 1);
-        rows.extend_from_slice(&game_row(g, ms, setup_start, &mut strings));
-        for &(before, point, stone) in &g.setup {
-            setup.push(before as u64 | (point as u64) << 16 | (stone as u64) << 25);
+        rows.extend_from_slice(&game_row(g, ms, setup_start, &mut strings).encode());
+        for s in &g.setup {
+            setup.push(s.encode());
         }
         setup_start += g.setup.len() as u32;
     }
@@ -205,13 +203,15 @@ pub fn encode_occurrences(c: &Collected) -> OccurrencesPart {
         + c.games.last().map_or(0, |g| g.moves.len() as u64);
     let ply_bits = bits_for(total_moves.max(1));
     let bucket_bits = bits_for(c.occs.len() as u64).saturating_sub(4).clamp(1, 24);
+    // A whole number of bytes, with at least 6 fingerprint bits.
     let width = (ply_bits + 4 + 6).div_ceil(8) * 8;
     let rem_bits = width - ply_bits - 4;
+    let layout = OccurrenceLayout { ply_bits, rem_bits };
     let split = Split {
         bucket_bits,
         rem_bits,
     };
-    let occurrences = pack_parallel(width, c.occs.len(), |r, w| {
+    let occurrences = pack_parallel(layout.bits(), c.occs.len(), |r, w| {
         // The first group starting at or after the range.
         let mut gi = c.groups.partition_point(|&s| (s as usize) < r.start);
         for i in r {
@@ -220,13 +220,12 @@ pub fn encode_occurrences(c: &Collected) -> OccurrencesPart {
             if start {
                 gi += 1;
             }
-            let (_, rem) = split.split(o.hi);
-            w.push(
-                o.ply as u64
-                    | (o.orient as u64) << ply_bits
-                    | (start as u64) << (ply_bits + 3)
-                    | rem << (ply_bits + 4),
-            );
+            w.push(layout.encode(OccurrenceRecord {
+                ply: o.ply as u64,
+                orientation: Transform::ALL[o.orient as usize & 7],
+                starts_position: start,
+                rem: split.split(o.hi).1,
+            }));
         }
     });
     // The occurrences are sorted by fingerprint, so each bucket is one run: the end of
@@ -313,31 +312,36 @@ pub fn encode_shared(c: &Collected, shared_min: u32) -> SharedPart {
             agg
         })
         .collect();
-    let mut rows = Vec::with_capacity(shared.len() * 24);
+    let mut rows = Vec::with_capacity(shared.len() * SharedRow::BYTES);
     let mut ns = 0u32;
     for (&gi, agg) in shared.iter().zip(&nexts) {
         let (s, e) = (c.groups[gi] as usize, c.groups[gi + 1] as usize);
-        rows.extend_from_slice(&c.occs[s].hi.to_le_bytes());
-        rows.extend_from_slice(&(s as u32).to_le_bytes());
-        rows.extend_from_slice(&((e - s) as u32).to_le_bytes());
-        rows.extend_from_slice(&ns.to_le_bytes());
-        rows.extend_from_slice(&(agg.len() as u32).to_le_bytes());
+        let row = SharedRow {
+            fingerprint: c.occs[s].hi,
+            first_occurrence: s as u32,
+            occurrences: (e - s) as u32,
+            first_next: ns,
+            next_count: agg.len() as u32,
+        };
+        rows.extend_from_slice(&row.encode());
         ns += agg.len() as u32;
     }
     let max_count = nexts.iter().flatten().map(|n| n.1[0]).max().unwrap_or(1) as u64;
-    let (cb, nbits) = next_record_bits(max_count);
-    let mut next = BitWriter::with_capacity(nbits, ns as usize);
-    for (code, [n, b, w]) in nexts.iter().flatten() {
-        next.push(
-            *code as u64
-                | (*n as u64) << 10
-                | (*b as u64) << (10 + cb)
-                | (*w as u64) << (10 + 2 * cb),
-        );
+    let layout = NextLayout::for_max_count(max_count);
+    let mut next = BitWriter::with_capacity(layout.bits(), ns as usize);
+    for &(code, [count, black_wins, white_wins]) in nexts.iter().flatten() {
+        let (color, mv) = decode_move(code as u64).unwrap_or((Color::Black, Move::Pass));
+        next.push(layout.encode(NextMove {
+            color,
+            mv,
+            count,
+            black_wins,
+            white_wins,
+        }));
     }
     SharedPart {
         rows,
-        count_bits: cb,
+        count_bits: layout.count_bits,
         next,
     }
 }
@@ -365,7 +369,7 @@ pub fn assemble(
         count_bits: shared.count_bits as u8,
         ..IndexHeader::default()
     };
-    header.games_section = body.rows(games.rows, GAME_BYTES);
+    header.games_section = body.rows(games.rows, GameRow::BYTES);
     header.string_index = body.packed(games.string_index);
     header.strings = body.rows(games.pool, 1);
     header.moves = body.packed(games.moves);
@@ -373,21 +377,20 @@ pub fn assemble(
     header.occurrences_section = body.packed(occurrences.occurrences);
     header.buckets = body.packed(occurrences.buckets);
     report.records = c.occs.len() as u64;
-    header.shared = body.rows(shared.rows, 24);
+    header.shared = body.rows(shared.rows, SharedRow::BYTES);
     header.next = body.packed(shared.next);
     body.file(Kind::Index, &header)
         .map_err(|e| anyhow::anyhow!("encoding the index header: {e}"))
 }
 
-/// A stored move code (`code | colour << 9`) mapped into the canonical orientation.
+/// A move record ([`encode_move`]) mapped into the canonical orientation.
 pub fn canonical_code(code: u16, orient: u8, size: kifudex_core::Size) -> u16 {
-    let color_bit = code & (1 << 9);
-    let mv = Move::from_code(code & 0x1ff).unwrap_or(Move::Pass);
+    let (color, mv) = decode_move(code as u64).unwrap_or((Color::Black, Move::Pass));
     let mapped = match mv {
         Move::Pass => Move::Pass,
         Move::Play(p) => Transform::ALL[orient as usize & 7]
             .apply(p, size)
             .map_or(Move::Pass, Move::Play),
     };
-    mapped.code() | color_bit
+    encode_move(color, mapped) as u16
 }

@@ -3,7 +3,8 @@
 //! canonical key of every indexed position.
 
 use kifudex_core::board::{Board, Rules};
-use kifudex_core::{Color, Event, Move};
+use kifudex_core::stored::{decode_move, encode_move, SetupRecord, StoredGame};
+use kifudex_core::{Color, Event, Move, Size};
 
 use super::Occ;
 use crate::sgf::{GameRecord, LineEnd};
@@ -15,10 +16,11 @@ pub struct ReplayedGame {
     pub record: GameRecord,
     /// The date as `yyyymmdd` (0 when no year is known).
     pub date_key: u32,
-    /// The moves as far as they are legal: `code | colour << 9` (code `y * 19 + x`, 361 pass).
+    /// The moves as far as they are legal, as the index's move records
+    /// ([`kifudex_core::stored::encode_move`]).
     pub moves: Vec<u16>,
-    /// Setup stones: (moves before it, point code, stone 0 empty / 1 black / 2 white).
-    pub setup: Vec<(u16, u16, u8)>,
+    /// The setup stones, as the index stores them.
+    pub setup: Vec<SetupRecord>,
     /// Where the game's moves start in the provisional numbering of its build worker (its
     /// occurrences carry provisional global move numbers until the games are ordered).
     pub provisional_start: u32,
@@ -28,9 +30,26 @@ pub struct ReplayedGame {
     pub truncated: Option<(String, String)>,
 }
 
-/// Packs a move for the `moves` section.
-pub fn move_code(color: Color, mv: Move) -> u16 {
-    mv.code() | ((color == Color::White) as u16) << 9
+impl StoredGame for ReplayedGame {
+    fn size(&self) -> Size {
+        self.record.size
+    }
+
+    fn move_count(&self) -> u32 {
+        self.moves.len() as u32
+    }
+
+    fn move_at(&self, i: u32) -> Option<(Color, Move)> {
+        decode_move(*self.moves.get(i as usize)? as u64)
+    }
+
+    fn setup_count(&self) -> u32 {
+        self.setup.len() as u32
+    }
+
+    fn setup_at(&self, i: u32) -> Option<SetupRecord> {
+        self.setup.get(i as usize).copied()
+    }
 }
 
 /// The most moves a game may have (the setup records count moves in 16 bits).
@@ -63,7 +82,11 @@ pub fn replay(
         match *ev {
             Event::Setup { point, stone } => {
                 if board.set_stone(point, stone).is_ok() {
-                    setup.push((moves.len() as u16, point.index19(), stone.code()));
+                    setup.push(SetupRecord {
+                        before: moves.len() as u16,
+                        point,
+                        stone,
+                    });
                 }
             }
             Event::Play { color, mv } => {
@@ -86,7 +109,7 @@ pub fn replay(
                     });
                     indexed += 1;
                 }
-                moves.push(move_code(color, mv));
+                moves.push(encode_move(color, mv) as u16);
             }
         }
     }

@@ -9,17 +9,17 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
-use kifudex_core::board::{Board, Rules};
-use kifudex_core::{Color, Move, Point, Stone, Transform};
+use kifudex_core::board::{Board, StonesOnly, Tracking};
+use kifudex_core::stored::StoredGame;
+use kifudex_core::{Color, Transform};
 use rayon::prelude::*;
 
-use super::replay::ReplayedGame;
 use super::Collected;
 
 /// A whole board in canonical orientation: 2 bits per point index.
 type Packed = [u64; 12];
 
-fn canonical_board(board: &Board, orient: u8) -> Packed {
+fn canonical_board<T: Tracking>(board: &Board<T>, orient: u8) -> Packed {
     let size = board.size();
     let t = Transform::ALL[orient as usize & 7];
     let mut out = [0u64; 12];
@@ -31,41 +31,6 @@ fn canonical_board(board: &Board, orient: u8) -> Packed {
         }
     }
     out
-}
-
-/// Replays a stored game, calling `at(board, moves_played)` before each move whose number
-/// is in `stops` (sorted).
-pub fn replay_stored(game: &ReplayedGame, stops: &[u32], mut at: impl FnMut(&Board, u32)) {
-    let mut board = Board::with_rules(game.record.size, Rules::RECORD);
-    let mut s = 0;
-    let mut k = 0;
-    let last = stops.last().copied().unwrap_or(0);
-    for (i, &code) in game.moves.iter().enumerate() {
-        while let Some(&(before, point, stone)) = game.setup.get(s) {
-            if before as usize > i {
-                break;
-            }
-            if let Some(p) = Point::from_index19(point) {
-                let st = [Stone::Empty, Stone::Black, Stone::White][stone as usize % 3];
-                let _ = board.set_stone(p, st);
-            }
-            s += 1;
-        }
-        while stops.get(k) == Some(&(i as u32)) {
-            at(&board, i as u32);
-            k += 1;
-        }
-        if i as u32 >= last {
-            return;
-        }
-        let color = if code >> 9 & 1 == 1 {
-            Color::White
-        } else {
-            Color::Black
-        };
-        let mv = Move::from_code(code & 0x1ff).unwrap_or(Move::Pass);
-        let _ = board.play(color, mv);
-    }
 }
 
 /// An occurrence to check: (global move number, shared key, orientation).
@@ -105,17 +70,20 @@ pub fn count_collisions(c: &Collected) -> (u64, u64) {
     let bad: Vec<AtomicBool> = (0..shared.len()).map(|_| AtomicBool::new(false)).collect();
     by_game.par_iter().for_each(|&(g, list)| {
         let start = c.move_starts[g];
-        let moves: Vec<u32> = list.iter().map(|x| x.0 - start).collect();
-        let mut k = 0;
-        replay_stored(&c.games[g], &moves, |board, _| {
-            let (_, group, orient) = list[k];
-            k += 1;
-            let packed = canonical_board(board, orient);
+        // Only the stones are compared: a replay that keeps nothing else.
+        let mut replay = c.games[g].replay::<StonesOnly>();
+        for &(ply, group, orient) in list {
+            if !replay.seek(ply - start) {
+                // (The builder stored only moves it could play.)
+                bad[group as usize].store(true, Ordering::Relaxed);
+                continue;
+            }
+            let packed = canonical_board(replay.board(), orient);
             let rep = reps[group as usize].get_or_init(|| packed);
             if *rep != packed {
                 bad[group as usize].store(true, Ordering::Relaxed);
             }
-        });
+        }
     });
     let collisions = bad.iter().filter(|b| b.load(Ordering::Relaxed)).count() as u64;
     (collisions, shared.len() as u64)

@@ -1,0 +1,232 @@
+//! The index's games: their information ([`Game`], texts from the string pool) and their
+//! stored main lines ([`IndexGame`], a [`StoredGame`]: events and replays).
+
+use super::{GameRow, Index};
+use crate::board::{Board, Hashed, Tracking};
+use crate::event::Event;
+use crate::format::Packed;
+use crate::outcome::Margin;
+use crate::point::{Color, Move, Size};
+use crate::stored::{decode_move, Events, GameReplay, SetupRecord, StoredGame};
+
+/// One game's information, borrowed from the index.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Game<'a> {
+    /// The game's id (its row; 0 is the newest game).
+    pub id: u32,
+    /// Black's name.
+    pub black: &'a str,
+    /// White's name.
+    pub white: &'a str,
+    /// Black's rank.
+    pub black_rank: &'a str,
+    /// White's rank.
+    pub white_rank: &'a str,
+    /// Event.
+    pub event: &'a str,
+    /// Round.
+    pub round: &'a str,
+    /// Place.
+    pub place: &'a str,
+    /// The date as written in the record.
+    pub date: &'a str,
+    /// The date as `yyyymmdd` (0 when no year is known).
+    pub date_key: u32,
+    /// The result as written in the record.
+    pub result: &'a str,
+    /// The winner, if the record names one.
+    pub winner: Option<Color>,
+    /// The margin.
+    pub margin: Margin,
+    /// Komi in hundredths of a point.
+    pub komi: Option<i32>,
+    /// Handicap stones.
+    pub handicap: u8,
+    /// Rules (RU).
+    pub rules: &'a str,
+    /// Game name (GN).
+    pub name: &'a str,
+    /// Board size.
+    pub size: Size,
+    /// The record's file.
+    pub path: &'a str,
+    /// The member of an archive, or empty.
+    pub member: &'a str,
+    /// The game tree's index within its file.
+    pub tree: u32,
+    /// Number of moves stored.
+    pub move_count: u32,
+}
+
+impl Game<'_> {
+    /// The year, or `None` when the date is unknown.
+    pub fn year(&self) -> Option<u16> {
+        let y = self.date_key / 10_000;
+        if y == 0 {
+            None
+        } else {
+            Some(y as u16)
+        }
+    }
+}
+
+/// A game's stored main line in an index: its moves and setup stones, read in place
+/// ([`Index::stored_game`]). Copy it freely: it is a few words.
+#[derive(Copy, Clone, Debug)]
+pub struct IndexGame<'a> {
+    size: Size,
+    moves: Packed<'a>,
+    move_start: usize,
+    move_count: u32,
+    setup: Packed<'a>,
+    setup_start: usize,
+    setup_count: u32,
+}
+
+impl StoredGame for IndexGame<'_> {
+    #[inline]
+    fn size(&self) -> Size {
+        self.size
+    }
+
+    #[inline]
+    fn move_count(&self) -> u32 {
+        self.move_count
+    }
+
+    #[inline]
+    fn move_at(&self, i: u32) -> Option<(Color, Move)> {
+        if i >= self.move_count {
+            return None;
+        }
+        decode_move(self.moves.get(self.move_start.checked_add(i as usize)?)?)
+    }
+
+    #[inline]
+    fn setup_count(&self) -> u32 {
+        self.setup_count
+    }
+
+    #[inline]
+    fn setup_at(&self, i: u32) -> Option<SetupRecord> {
+        if i >= self.setup_count {
+            return None;
+        }
+        SetupRecord::decode(self.setup.get(self.setup_start.checked_add(i as usize)?)?)
+    }
+}
+
+impl<'a> Index<'a> {
+    fn string(&self, id: u32) -> &'a str {
+        let (a, b) = (
+            self.string_index.at(id as usize),
+            self.string_index.at(id as usize + 1),
+        );
+        self.strings
+            .get(a as usize..b as usize)
+            .and_then(|s| core::str::from_utf8(s).ok())
+            .unwrap_or("")
+    }
+
+    /// Game `id`'s information.
+    pub fn game(&self, id: u32) -> Option<Game<'a>> {
+        let row = GameRow::decode(self.games.row(id as usize)?);
+        let s = &row.strings;
+        Some(Game {
+            id,
+            black: self.string(s.black),
+            white: self.string(s.white),
+            black_rank: self.string(s.black_rank),
+            white_rank: self.string(s.white_rank),
+            event: self.string(s.event),
+            round: self.string(s.round),
+            place: self.string(s.place),
+            date: self.string(s.date),
+            result: self.string(s.result),
+            path: self.string(s.path),
+            member: self.string(s.member),
+            date_key: row.date,
+            winner: row.winner,
+            margin: row.margin,
+            komi: row.komi,
+            handicap: row.handicap,
+            rules: self.string(s.rules),
+            name: self.string(s.name),
+            size: row.size()?,
+            tree: row.tree,
+            move_count: row.move_count,
+        })
+    }
+
+    /// Game `id`'s stored main line: its events ([`StoredGame::events`]) and its replay
+    /// ([`StoredGame::replay`]).
+    #[inline]
+    pub fn stored_game(&self, id: u32) -> Option<IndexGame<'a>> {
+        let row = self.games.row(id as usize)?;
+        let (move_start, move_count) = GameRow::moves_of(row);
+        let (setup_start, setup_count) = GameRow::setup_of(row);
+        Some(IndexGame {
+            size: GameRow::size_of(row)?,
+            moves: self.moves,
+            move_start: move_start as usize,
+            move_count,
+            setup: self.setup,
+            setup_start: setup_start as usize,
+            setup_count,
+        })
+    }
+
+    /// Game `id`'s events: its setup stones and moves in order (none for an unknown id).
+    pub fn events(&self, id: u32) -> impl Iterator<Item = Event> + 'a {
+        self.stored_game(id).map(Events::new).into_iter().flatten()
+    }
+
+    /// Game `id` replayed from its first position, on a board that keeps what `T` tracks.
+    pub fn replay<T: Tracking>(&self, id: u32) -> Option<GameReplay<IndexGame<'a>, T>> {
+        self.stored_game(id).map(GameReplay::new)
+    }
+
+    /// The position of game `id` before its move number `move_number` (0-based), replayed
+    /// from its setup with captures as recorded.
+    pub fn position(&self, id: u32, move_number: u32) -> Option<Board> {
+        let mut r = self.replay::<Hashed>(id)?;
+        r.seek(move_number).then(|| r.into_board())
+    }
+
+    /// The first global move number of game `id` (its index in `moves`).
+    pub(super) fn move_start(&self, id: u32) -> usize {
+        self.games
+            .row(id as usize)
+            .map_or(0, |row| GameRow::move_start_of(row) as usize)
+    }
+
+    /// The move with global number `ply`.
+    pub(super) fn global_move(&self, ply: usize) -> (Color, Move) {
+        decode_move(self.moves.at(ply)).unwrap_or((Color::Black, Move::Pass))
+    }
+
+    /// The game holding global move number `ply`.
+    #[inline]
+    pub(super) fn game_of_ply(&self, ply: u64) -> u32 {
+        // Games are stored in move order.
+        let mut lo = 0usize;
+        let mut hi = self.games.len();
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let start = self
+                .games
+                .row(mid)
+                .map(|r| GameRow::move_start_of(r) as u64)
+                .unwrap_or(u64::MAX);
+            if start <= ply {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        // The last game starting at or before `ply` holds it: a game without moves
+        // shares its start with the next game, which then comes later in the order.
+        let g = lo.saturating_sub(1);
+        g as u32
+    }
+}

@@ -1,0 +1,191 @@
+//! Finding a position in the index: its canonical key's fingerprint in the shared table or
+//! its bucket, each candidate checked exactly by replaying its game ([`Index::find`]); and
+//! the occurrences of a found position ([`Index::occurrences`]).
+
+use super::{Index, SharedRow};
+use crate::board::{Board, StonesOnly, Tracking};
+use crate::fingerprint::fingerprint;
+use crate::hash::Key;
+use crate::point::Color;
+use crate::transform::Transform;
+
+/// Where a position occurs: a game, the move number before which it stands (0-based: 0 is
+/// the position before the first move) and the transform from the game's orientation to
+/// the canonical one.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Occurrence {
+    /// The game's id.
+    pub game: u32,
+    /// Moves played before the position (0-based move number of the next move).
+    pub move_number: u32,
+    /// Transform from the game's orientation to the position's canonical orientation.
+    pub orientation: Transform,
+}
+
+/// A position found in the index.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// Its occurrences: `occurrences[start..end]`.
+    pub start: usize,
+    /// End of the occurrences.
+    pub end: usize,
+    /// Its row in `shared`, if its next moves are precomputed.
+    pub shared: Option<usize>,
+    /// Transform from the query's orientation to the canonical one.
+    pub to_canonical: Transform,
+}
+
+impl Found {
+    /// Number of occurrences.
+    pub fn count(&self) -> usize {
+        self.end - self.start
+    }
+}
+
+impl<'a> Index<'a> {
+    /// Occurrence `i` of the occurrence table.
+    pub(super) fn occurrence_at(&self, i: usize) -> Option<Occurrence> {
+        let v = self.occ.get(i)?;
+        let lay = self.header.occurrence_layout();
+        let ply = lay.ply(v);
+        let game = self.game_of_ply(ply);
+        Some(Occurrence {
+            game,
+            move_number: (ply as usize).checked_sub(self.move_start(game))? as u32,
+            orientation: lay.orientation(v),
+        })
+    }
+
+    /// Whether occurrence `i` is the position `query` (exactly, by replay).
+    fn verify<T: Tracking>(&self, i: usize, query: &Board<T>, to_canonical: Transform) -> bool {
+        let Some(occ) = self.occurrence_at(i) else {
+            return false;
+        };
+        // Only the stones are compared: a replay that keeps nothing else.
+        let Some(mut replay) = self.replay::<StonesOnly>(occ.game) else {
+            return false;
+        };
+        if !replay.seek(occ.move_number) {
+            return false;
+        }
+        let board = replay.board();
+        let size = query.size();
+        if board.size() != size {
+            return false;
+        }
+        // game frame -> canonical -> query frame
+        let to_query = occ.orientation.then(to_canonical.inverse());
+        // Equal stone counts per colour, and every stone of the replayed board maps onto a
+        // stone of the same colour of the query: as the transform is one-to-one on the
+        // board, the two positions are then exactly equal (and only the stones are visited,
+        // not every point).
+        for color in [Color::Black, Color::White] {
+            let (mine, theirs) = (board.stones(color), query.stones(color));
+            if mine.len() != theirs.len() {
+                return false;
+            }
+            if to_query == Transform::IDENTITY {
+                if mine != theirs {
+                    return false;
+                }
+            } else {
+                for p in mine.iter() {
+                    match to_query.apply(p, size) {
+                        Some(q) if theirs.contains(q) => {}
+                        _ => return false,
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Finds `query` in the index (in any orientation).
+    pub fn find(&self, query: &Board) -> Option<Found> {
+        let (key, to_canonical) = query.keys().canonical(query.size());
+        self.find_key(query, key, to_canonical)
+    }
+
+    /// Finds `query`, whose canonical key is `key` and `to_canonical` its transform onto
+    /// the canonical orientation (as [`crate::hash::Keys::canonical`] or
+    /// [`crate::hash::PositionKey`] give them), for a board of any tracking.
+    pub fn find_key<T: Tracking>(
+        &self,
+        query: &Board<T>,
+        key: Key,
+        to_canonical: Transform,
+    ) -> Option<Found> {
+        if !self.header.has_size(query.size()) {
+            return None;
+        }
+        let fp = fingerprint(key);
+        // Popular positions: the shared table.
+        let first = {
+            let (mut lo, mut hi) = (0usize, self.shared.len());
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                if self
+                    .shared
+                    .row(mid)
+                    .map(SharedRow::fingerprint_of)
+                    .unwrap_or(u64::MAX)
+                    < fp
+                {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            lo
+        };
+        let mut r = first;
+        while let Some(row) = self.shared.row(r).map(SharedRow::decode) {
+            if row.fingerprint != fp {
+                break;
+            }
+            let (os, oc) = (row.first_occurrence as usize, row.occurrences as usize);
+            if self.verify(os, query, to_canonical) {
+                return Some(Found {
+                    start: os,
+                    end: os + oc,
+                    shared: Some(r),
+                    to_canonical,
+                });
+            }
+            r += 1;
+        }
+        // Every position: the occurrence buckets.
+        let lay = self.header.occurrence_layout();
+        let (bucket, rem) = self.header.split().split(fp);
+        let (bs, be) = (
+            self.buckets.at(bucket as usize) as usize,
+            self.buckets.at(bucket as usize + 1) as usize,
+        );
+        let mut i = self.occ.partition_point(bs, be, |v| lay.rem(v) < rem);
+        while i < be {
+            let v = self.occ.at(i);
+            if lay.rem(v) != rem {
+                break;
+            }
+            let mut end = i + 1;
+            while end < be && !lay.starts_position(self.occ.at(end)) {
+                end += 1;
+            }
+            if self.verify(i, query, to_canonical) {
+                return Some(Found {
+                    start: i,
+                    end,
+                    shared: None,
+                    to_canonical,
+                });
+            }
+            i = end;
+        }
+        None
+    }
+
+    /// The occurrences of a found position, newest game first.
+    pub fn occurrences(&self, found: &Found) -> impl Iterator<Item = Occurrence> + '_ {
+        (found.start..found.end).filter_map(move |i| self.occurrence_at(i))
+    }
+}
