@@ -1,0 +1,130 @@
+//! What the board's LEDs show after each reply ([`LedFrame`]) and the trait a board's LED
+//! driver implements ([`Leds`]).
+
+use core::fmt;
+
+use crate::notation::Sgf;
+use crate::point::{Color, Move, Point};
+use crate::search::NextMove;
+
+use super::MAX_HINTS;
+
+/// One lit point of an LED frame.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct LedPoint {
+    /// The point.
+    pub point: Point,
+    /// Who would play there.
+    pub color: Color,
+    /// 1 to 255: the class's count scaled to the top class's count (rounded, at least 1).
+    pub brightness: u8,
+}
+
+/// What the board's LEDs show after a reply: the points of the replied classes, brightest
+/// first (SPEC order), at most [`MAX_HINTS`]. Empty after an error.
+///
+/// Displayed as `leds pd:255 dp:120` (the word `leds`, then `point:brightness`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LedFrame {
+    points: heapless::Vec<LedPoint, MAX_HINTS>,
+}
+
+impl LedFrame {
+    /// A frame with nothing lit.
+    pub const fn new() -> Self {
+        LedFrame {
+            points: heapless::Vec::new(),
+        }
+    }
+
+    /// The frame for the first [`MAX_HINTS`] of `classes` (sorted, highest count first).
+    pub fn from_classes(classes: &[NextMove]) -> Self {
+        let mut frame = LedFrame::new();
+        let top = classes.iter().map(|c| c.count).max().unwrap_or(0) as u64;
+        for c in classes.iter().take(MAX_HINTS) {
+            if let (Move::Play(p), true) = (c.mv, top > 0) {
+                let b = ((c.count as u64 * 255 + top / 2) / top).clamp(1, 255) as u8;
+                // Cannot overflow: at most MAX_HINTS classes are taken.
+                let _ = frame.points.push(LedPoint {
+                    point: p,
+                    color: c.color,
+                    brightness: b,
+                });
+            }
+        }
+        frame
+    }
+
+    /// The lit points.
+    pub fn points(&self) -> &[LedPoint] {
+        &self.points
+    }
+}
+
+impl fmt::Display for LedFrame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("leds")?;
+        for p in &self.points {
+            write!(f, " {}:{}", Sgf(Move::Play(p.point)), p.brightness)?;
+        }
+        Ok(())
+    }
+}
+
+/// The board's hint LEDs, as a real board drives them.
+pub trait Leds {
+    /// Shows `frame` (replacing the previous one).
+    fn show(&mut self, frame: &LedFrame);
+}
+
+/// No LEDs.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct NoLeds;
+
+impl Leds for NoLeds {
+    fn show(&mut self, _frame: &LedFrame) {}
+}
+
+impl<L: Leds + ?Sized> Leds for &mut L {
+    fn show(&mut self, frame: &LedFrame) {
+        (**self).show(frame)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    use crate::point::Size;
+    use std::vec::Vec;
+
+    use super::*;
+
+    #[test]
+    fn led_frames_scale_to_the_top_count() {
+        use crate::search::NextMove;
+        let class = |mv: &str, color, count| NextMove {
+            color,
+            mv: crate::notation::parse_moves(mv, Size::STANDARD)
+                .next()
+                .unwrap()
+                .unwrap(),
+            count,
+            black_wins: 0,
+            white_wins: 0,
+        };
+        let classes = [
+            class("pd", Color::Black, 400),
+            class("dp", Color::Black, 188),
+            class("pass", Color::Black, 100),
+            class("qc", Color::White, 1),
+        ];
+        let f = LedFrame::from_classes(&classes);
+        assert_eq!(f.points().len(), 3);
+        assert_eq!(std::format!("{f}"), "leds pd:255 dp:120 qc:1");
+        assert_eq!(std::format!("{}", LedFrame::new()), "leds");
+        let many: Vec<NextMove> = (0..20).map(|_| class("aa", Color::White, 5)).collect();
+        assert_eq!(LedFrame::from_classes(&many).points().len(), MAX_HINTS);
+    }
+}

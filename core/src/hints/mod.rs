@@ -1,0 +1,133 @@
+//! The hint protocol (SPEC.md, "The hint protocol"): requests read line by line from a byte
+//! stream, answered from a microcontroller [`Book`](crate::book::Book) with one reply line each. The same code
+//! serves `kifudex hints` on the desktop (standard input and output) and the firmware (its
+//! UART), so both answer with the same bytes.
+//!
+//! **Requests**, one per line, ASCII, ended by `\n` (a `\r` before it is ignored):
+//!
+//! - `moves pd,dp,pp`: the 19x19 position after these moves, as `kifudex search --moves`
+//!   reads them (Black first, colours alternating, captures, suicide forbidden, simple ko);
+//!   `moves` alone is the empty board.
+//! - `board N <cells>`: an `N` x `N` snapshot from the board's sensors, the `N * N` cells
+//!   row by row from the top: `.` empty, `X` black, `O` white.
+//! - `quit`: no reply; [`Hints::serve`] returns [`End::Quit`].
+//!
+//! Words are separated by spaces or tabs; leading and trailing spaces and tabs are ignored.
+//! A line holds at most [`MAX_LINE`] bytes before its `\n`; a longer line is read to its
+//! `\n`, dropped, and answered `error bad-request`. At the end of the input an unfinished
+//! last line is answered like a finished one, then [`Hints::serve`] returns [`End::Eof`].
+//!
+//! **Replies**, one line each, ended by `\n`:
+//!
+//! - `hints <hash> <total> <move>:<color>:<count> ...`: the bGo hash of the position
+//!   (transform 0), the sum of all next-move counts, then at most [`MAX_HINTS`] classes in
+//!   `kifudex search` order (count, highest first; Black first; `y * 19 + x`; a pass last),
+//!   `move` in SGF letters or `pass`, `color` `B` or `W`. A position that is not in the book
+//!   is `hints <hash> 0`.
+//! - `error <reason>`, the reason one of these stable words:
+//!
+//! | reason | when |
+//! |---|---|
+//! | `bad-request` | an unknown or empty request, a malformed move list or cell list, a wrong count of cells, an overlong line, bytes that are not ASCII text |
+//! | `illegal-move` | a move of `moves` that is not legal in its position (occupied, suicide, ko, off the board) |
+//! | `unsupported-size` | `board N` with `N` outside `1..=19` |
+//! | `bad-book` | the book failed validation ([`Book::open`](crate::book::Book::open)); every request gets this reply |
+//! | `unsupported-book` | the book is valid but a position may hold more next moves (its `max_run`) than this handler's capacity `N`; every request gets this reply |
+//! | `too-many-classes` | a position yields more classes than `N` (cannot happen with a book accepted at start) |
+//!
+//! Without a usable book every request but `quit` gets the book's error, whatever the
+//! request.
+//!
+//! **LEDs.** Every reply also lights the board: a [`LedFrame`] holding the points of the
+//! replied classes (passes have no LED) with a brightness by count, or an empty frame after
+//! an error, goes to a [`Leds`] implementation.
+
+use core::fmt;
+
+use crate::query::QueryError;
+use crate::search::SearchError;
+
+mod handler;
+mod leds;
+mod lines;
+mod reply;
+mod request;
+
+pub use handler::{BookProblem, End, Hints, ServeError, Workspace};
+pub use leds::{LedFrame, LedPoint, Leds, NoLeds};
+pub use lines::{Line, LineReader};
+pub use reply::Reply;
+pub use request::{parse_request, Request};
+
+/// The most bytes of a request line before its `\n` (a `\r` included).
+pub const MAX_LINE: usize = 1024;
+
+/// The most classes in a `hints` reply (and points in an LED frame).
+pub const MAX_HINTS: usize = 10;
+
+/// The class capacity `N` of `kifudex hints` and of the example firmware, so that both
+/// accept the same books (`max_run` at most 256; `kifudex build --max-next` caps it).
+pub const CAPACITY: usize = 256;
+
+/// The handler of `kifudex hints` and of the example firmware.
+pub type StandardHints<'a> = Hints<'a, CAPACITY>;
+
+/// The longest reply line, `\n` included: `hints`, a 64-bit hash, a 64-bit total and
+/// [`MAX_HINTS`] classes of at most `pass:B:4294967295`.
+pub const MAX_REPLY: usize = 6 + 21 + 21 + MAX_HINTS * 18 + 1;
+
+/// Why a request has an `error` reply (see the module documentation for each word).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Reason {
+    /// The request is malformed (also an overlong line).
+    BadRequest,
+    /// A move is illegal.
+    IllegalMove,
+    /// The board size is not 1 to 19.
+    UnsupportedSize,
+    /// The book failed validation.
+    BadBook,
+    /// The book's positions may hold more next moves than the handler's capacity.
+    UnsupportedBook,
+    /// More classes than the handler's capacity.
+    TooManyClasses,
+}
+
+impl Reason {
+    /// The word of the `error` reply.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Reason::BadRequest => "bad-request",
+            Reason::IllegalMove => "illegal-move",
+            Reason::UnsupportedSize => "unsupported-size",
+            Reason::BadBook => "bad-book",
+            Reason::UnsupportedBook => "unsupported-book",
+            Reason::TooManyClasses => "too-many-classes",
+        }
+    }
+}
+
+impl From<QueryError> for Reason {
+    fn from(e: QueryError) -> Self {
+        match e {
+            QueryError::BadRequest => Reason::BadRequest,
+            QueryError::IllegalMove(_) => Reason::IllegalMove,
+            QueryError::UnsupportedSize => Reason::UnsupportedSize,
+        }
+    }
+}
+
+impl From<SearchError> for Reason {
+    fn from(e: SearchError) -> Self {
+        match e {
+            SearchError::TooManyClasses => Reason::TooManyClasses,
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}

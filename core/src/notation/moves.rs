@@ -1,0 +1,212 @@
+//! The `--moves` list: `pd,dp,pass`, SGF points separated by commas, as the command line and
+//! the hint protocol take them.
+
+use core::fmt::{self, Write};
+use core::iter::FusedIterator;
+
+use super::sgf::{sgf_letter, sgf_move_at, SgfMove};
+use super::{is_pass, NotationError};
+use crate::point::{Move, Point, Size};
+
+/// A streaming reader of a `--moves` list (`pd,dp,pp`): comma-separated SGF points or `pass`.
+///
+/// - The empty string (or only whitespace) is no moves.
+/// - Each entry is two SGF letters, `tt` (a pass, see [`parse_sgf`](super::parse_sgf)) or `pass` (any case);
+///   ASCII whitespace around an entry is ignored (so a trailing `\r` does no harm).
+/// - An empty entry (`pd,,dp`, a trailing comma) is [`NotationError::Syntax`]; a point off
+///   the board is [`NotationError::OffBoard`], so a caller can tell a malformed request from
+///   an illegal move.
+///
+/// After the first error the iterator ends.
+#[derive(Debug, Clone)]
+pub struct MovesParser<'a> {
+    input: &'a [u8],
+    pos: usize,
+    size: Size,
+    done: bool,
+}
+
+/// Reads a `--moves` list for a board of `size` (see [`MovesParser`]).
+pub fn parse_moves(s: &str, size: Size) -> MovesParser<'_> {
+    let input = s.as_bytes();
+    MovesParser {
+        input,
+        pos: 0,
+        size,
+        done: input.iter().all(u8::is_ascii_whitespace),
+    }
+}
+
+impl Iterator for MovesParser<'_> {
+    type Item = Result<Move, NotationError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let rest = self.input.get(self.pos..).unwrap_or(&[]);
+        // The common entry, two letters `a`-`s` and a comma or the end, read directly.
+        if let [cx @ b'a'..=b's', cy @ b'a'..=b's', tail @ ..] = rest {
+            let p = Point::new(cx - b'a', cy - b'a');
+            if self.size.contains(p) {
+                match tail.first() {
+                    None => {
+                        self.done = true;
+                        return Some(Ok(Move::Play(p)));
+                    }
+                    Some(b',') => {
+                        self.pos += 3;
+                        return Some(Ok(Move::Play(p)));
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+        let (raw, next) = match rest.iter().position(|&c| c == b',') {
+            Some(i) => (rest.get(..i).unwrap_or(&[]), Some(self.pos + i + 1)),
+            None => (rest, None),
+        };
+        // Trim ASCII whitespace around the entry, keeping track of its offset.
+        let lead = raw
+            .iter()
+            .position(|c| !c.is_ascii_whitespace())
+            .unwrap_or(raw.len());
+        let trail = raw
+            .iter()
+            .rposition(|c| !c.is_ascii_whitespace())
+            .map_or(lead, |i| i + 1);
+        let tok = raw.get(lead..trail).unwrap_or(&[]);
+        let base = self.pos + lead;
+        match next {
+            Some(n) => self.pos = n,
+            None => self.done = true,
+        }
+        let item = if tok.is_empty() {
+            Err(NotationError::Syntax { at: base })
+        } else if is_pass(tok) {
+            Ok(Move::Pass)
+        } else {
+            match sgf_move_at(tok, base, self.size) {
+                Ok(SgfMove::Play(p)) => Ok(Move::Play(p)),
+                Ok(SgfMove::Pass) => Ok(Move::Pass),
+                Ok(SgfMove::OffBoard(_)) => Err(NotationError::OffBoard { at: base }),
+                Err(e) => Err(e),
+            }
+        };
+        if item.is_err() {
+            self.done = true;
+        }
+        Some(item)
+    }
+}
+
+impl FusedIterator for MovesParser<'_> {}
+
+/// Writes moves as a `--moves` list: SGF letters separated by commas, `pass` for a pass
+/// (nothing at all for no moves).
+///
+/// Returns `Err(fmt::Error)` if a coordinate has no SGF letter (52 or more) or if `out` fails.
+pub fn write_moves<W, I>(out: &mut W, moves: I) -> fmt::Result
+where
+    W: Write + ?Sized,
+    I: IntoIterator<Item = Move>,
+{
+    for (i, m) in moves.into_iter().enumerate() {
+        if i > 0 {
+            out.write_char(',')?;
+        }
+        match m {
+            Move::Pass => out.write_str("pass")?,
+            Move::Play(p) => {
+                let x = sgf_letter(p.x).ok_or(fmt::Error)?;
+                let y = sgf_letter(p.y).ok_or(fmt::Error)?;
+                out.write_char(x)?;
+                out.write_char(y)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    use super::*;
+    use std::string::String;
+    use std::vec::Vec;
+
+    fn s19() -> Size {
+        Size::STANDARD
+    }
+
+    fn sq(n: u8) -> Size {
+        Size::square(n).unwrap()
+    }
+
+    fn pt(x: u8, y: u8) -> Point {
+        Point::new(x, y)
+    }
+
+    fn moves(s: &str, size: Size) -> Vec<Result<Move, NotationError>> {
+        parse_moves(s, size).collect()
+    }
+
+    // ----- moves lists -----
+
+    #[test]
+    fn moves_lists() {
+        use Move::*;
+        assert_eq!(
+            moves("pd,dp,pp", s19()),
+            [
+                Ok(Play(pt(15, 3))),
+                Ok(Play(pt(3, 15))),
+                Ok(Play(pt(15, 15)))
+            ]
+        );
+        assert!(moves("", s19()).is_empty());
+        assert!(moves(" \r\n", s19()).is_empty());
+        assert_eq!(moves("pass", s19()), [Ok(Pass)]);
+        assert_eq!(
+            moves("pd, PASS ,tt,dd\r", s19()),
+            [Ok(Play(pt(15, 3))), Ok(Pass), Ok(Pass), Ok(Play(pt(3, 3)))]
+        );
+        assert_eq!(
+            moves("pd,,dp", s19()),
+            [Ok(Play(pt(15, 3))), Err(NotationError::Syntax { at: 3 })]
+        );
+        assert_eq!(
+            moves("pd,", s19()),
+            [Ok(Play(pt(15, 3))), Err(NotationError::Syntax { at: 3 })]
+        );
+        assert_eq!(moves(",pd", s19()), [Err(NotationError::Syntax { at: 0 })]);
+        assert_eq!(
+            moves("pd,zz,dd", s19()),
+            [Ok(Play(pt(15, 3))), Err(NotationError::OffBoard { at: 3 })]
+        );
+        assert_eq!(
+            moves("pd,ta", s19()),
+            [Ok(Play(pt(15, 3))), Err(NotationError::OffBoard { at: 3 })]
+        );
+        assert_eq!(
+            moves("pd,dpp", s19()),
+            [Ok(Play(pt(15, 3))), Err(NotationError::Syntax { at: 5 })]
+        );
+        assert_eq!(
+            moves("pd dp", s19()),
+            [Err(NotationError::Syntax { at: 2 })]
+        );
+        assert_eq!(moves("ff", sq(5)), [Err(NotationError::OffBoard { at: 0 })]);
+        let mut s = String::new();
+        write_moves(&mut s, [Play(pt(15, 3)), Pass, Play(pt(3, 15))]).unwrap();
+        assert_eq!(s, "pd,pass,dp");
+        let mut s = String::new();
+        write_moves(&mut s, []).unwrap();
+        assert_eq!(s, "");
+        assert_eq!(
+            write_moves(&mut String::new(), [Play(pt(60, 0))]),
+            Err(fmt::Error)
+        );
+    }
+}
