@@ -30,7 +30,6 @@ use crate::pointset::{row_mask, PointSet};
 use crate::transform::{Transform, TransformSet};
 
 const ROWS: usize = 19;
-type Rows = [u32; ROWS];
 
 /// The most consecutive passes a board counts (the counter saturates there).
 pub const MAX_PASSES: u8 = 63;
@@ -253,101 +252,6 @@ pub struct Board<T: Tracking = Hashed> {
     count: u16,
 }
 
-#[inline(always)]
-fn at(rows: &Rows, y: usize) -> u32 {
-    rows.get(y).copied().unwrap_or(0)
-}
-
-#[inline(always)]
-fn set_bits(rows: &mut Rows, y: usize, bits: u32) {
-    if let Some(r) = rows.get_mut(y) {
-        *r |= bits;
-    }
-}
-
-#[inline(always)]
-fn clear_bits(rows: &mut Rows, y: usize, bits: u32) {
-    if let Some(r) = rows.get_mut(y) {
-        *r &= !bits;
-    }
-}
-
-/// The connected part of `s` containing `(x, y)` (empty if that point is not in `s`),
-/// with the lowest and highest rows it touches.
-fn flood(s: &Rows, x: u32, y: usize) -> (Rows, usize, usize) {
-    let mut g = [0u32; ROWS];
-    let seed = (1u32 << (x & 31)) & at(s, y);
-    if seed == 0 {
-        return (g, y, y);
-    }
-    let (mut lo, mut hi) = (y, y);
-    let row0 = fill_row(seed, at(s, y));
-    if let Some(r) = g.get_mut(y) {
-        *r = row0;
-    }
-    loop {
-        let mut changed = false;
-        // Downward sweep.
-        let end = if hi + 1 < ROWS { hi + 1 } else { hi };
-        let mut yy = lo.saturating_sub(1);
-        while yy <= end {
-            if update_row(&mut g, s, yy) {
-                changed = true;
-                lo = lo.min(yy);
-                hi = hi.max(yy);
-            }
-            yy += 1;
-        }
-        // Upward sweep.
-        let start = if hi + 1 < ROWS { hi + 1 } else { hi };
-        let stop = lo.saturating_sub(1);
-        let mut yy = start;
-        loop {
-            if update_row(&mut g, s, yy) {
-                changed = true;
-                lo = lo.min(yy);
-                hi = hi.max(yy);
-            }
-            if yy <= stop {
-                break;
-            }
-            yy -= 1;
-        }
-        if !changed {
-            return (g, lo, hi);
-        }
-    }
-}
-
-/// Grows row `y` of the fill `g` inside `s` from its vertical neighbours and along the
-/// row. Returns whether it changed.
-#[inline(always)]
-fn update_row(g: &mut Rows, s: &Rows, y: usize) -> bool {
-    let old = at(g, y);
-    let srow = at(s, y);
-    let vert = (at(g, y.wrapping_sub(1)) | at(g, y + 1)) & srow;
-    if vert & !old == 0 {
-        return false;
-    }
-    let new = fill_row(old | vert, srow);
-    if let Some(r) = g.get_mut(y) {
-        *r = new;
-    }
-    true
-}
-
-/// The runs of `s` that contain a bit of `r` (`r` within `s`).
-#[inline(always)]
-fn fill_row(mut r: u32, s: u32) -> u32 {
-    loop {
-        let n = (r | (r << 1) | (r >> 1)) & s;
-        if n == r {
-            return r;
-        }
-        r = n;
-    }
-}
-
 impl Board {
     /// An empty board with the default rules (no suicide, simple ko).
     pub fn new(size: Size) -> Board {
@@ -445,9 +349,9 @@ impl<T: Tracking> Board<T> {
         }
         let y = p.y as usize;
         let bit = 1u32 << (p.x & 31);
-        if at(&self.stones[0].rows, y) & bit != 0 {
+        if self.stones[0].bits(y) & bit != 0 {
             Stone::Black
-        } else if at(&self.stones[1].rows, y) & bit != 0 {
+        } else if self.stones[1].bits(y) & bit != 0 {
             Stone::White
         } else {
             Stone::Empty
@@ -463,22 +367,7 @@ impl<T: Tracking> Board<T> {
     /// The empty points of the board.
     #[inline]
     pub fn empty_points(&self) -> PointSet {
-        let mut e = PointSet::EMPTY;
-        self.empty_rows(&mut e.rows);
-        e
-    }
-
-    #[inline(always)]
-    fn empty_rows(&self, out: &mut Rows) {
-        let mask = row_mask(self.size);
-        let h = self.size.height() as usize;
-        for (y, (o, (b, w))) in out
-            .iter_mut()
-            .zip(self.stones[0].rows.iter().zip(&self.stones[1].rows))
-            .enumerate()
-        {
-            *o = if y < h { mask & !(b | w) } else { 0 };
-        }
+        PointSet::vacant(&self.stones[0], &self.stones[1], self.size)
     }
 
     /// Number of stones on the board.
@@ -526,12 +415,12 @@ impl<T: Tracking> Board<T> {
     }
 
     /// Removes every stone of `set` (all of colour `color`) with their hashes.
-    fn remove_set(&mut self, color: Color, set: &Rows) {
+    fn remove_set(&mut self, color: Color, set: &PointSet) {
         let c = color.index();
         let mut n = 0u16;
-        for (y, &row) in set.iter().enumerate() {
+        for (y, &row) in set.rows().iter().enumerate() {
             let mut r = row;
-            clear_bits(&mut self.stones[c].rows, y, r);
+            self.stones[c].clear_bits(y, r);
             while r != 0 {
                 let x = r.trailing_zeros();
                 r &= r - 1;
@@ -543,12 +432,12 @@ impl<T: Tracking> Board<T> {
     }
 
     /// Adds a stone of `color` on every point of `set` (all empty) with their hashes.
-    fn add_set(&mut self, color: Color, set: &Rows) {
+    fn add_set(&mut self, color: Color, set: &PointSet) {
         let c = color.index();
         let mut n = 0u16;
-        for (y, &row) in set.iter().enumerate() {
+        for (y, &row) in set.rows().iter().enumerate() {
             let mut r = row;
-            set_bits(&mut self.stones[c].rows, y, r);
+            self.stones[c].set_bits(y, r);
             while r != 0 {
                 let x = r.trailing_zeros();
                 r &= r - 1;
@@ -574,12 +463,12 @@ impl<T: Tracking> Board<T> {
             return Ok(());
         }
         if let Some(c) = old.color() {
-            clear_bits(&mut self.stones[c.index()].rows, y, bit);
+            self.stones[c.index()].clear_bits(y, bit);
             self.toggle_hashes_cold(c, x, y as u32, false);
             self.count = self.count.wrapping_sub(1);
         }
         if let Some(c) = s.color() {
-            set_bits(&mut self.stones[c.index()].rows, y, bit);
+            self.stones[c.index()].set_bits(y, bit);
             self.toggle_hashes_cold(c, x, y as u32, true);
             self.count = self.count.wrapping_add(1);
         }
@@ -642,7 +531,7 @@ impl<T: Tracking> Board<T> {
     /// Whether `(x, y)` (on the board) has an empty neighbour.
     #[inline(always)]
     fn has_empty_neighbour(&self, x: u32, y: usize) -> bool {
-        let occ = |yy: usize| at(&self.stones[0].rows, yy) | at(&self.stones[1].rows, yy);
+        let occ = |yy: usize| self.stones[0].bits(yy) | self.stones[1].bits(yy);
         let mask = row_mask(self.size);
         let h = self.size.height() as usize;
         let bit = 1u32 << (x & 31);
@@ -658,19 +547,17 @@ impl<T: Tracking> Board<T> {
 
     /// Whether the group `g` (rows `lo..=hi`) has a liberty.
     #[inline]
-    fn group_has_liberty(&self, g: &Rows, lo: usize, hi: usize) -> bool {
-        let mut empty = [0u32; ROWS];
-        self.empty_rows(&mut empty);
-        let mut y = lo.saturating_sub(1);
-        while y <= hi + 1 && y < ROWS {
-            let r = at(g, y);
-            let adj = (r << 1) | (r >> 1) | at(g, y.wrapping_sub(1)) | at(g, y + 1);
-            if adj & at(&empty, y) != 0 {
-                return true;
+    fn group_has_liberty(&self, g: &PointSet, lo: usize, hi: usize) -> bool {
+        // The empty points of the rows around the group only.
+        let mask = row_mask(self.size);
+        let h = self.size.height() as usize;
+        g.touches_rows(lo, hi, |y| {
+            if y < h {
+                mask & !(self.stones[0].bits(y) | self.stones[1].bits(y))
+            } else {
+                0
             }
-            y += 1;
-        }
-        false
+        })
     }
 
     /// A stone of `color` at `p`, with its captures (inlined into [`Board::play_at`] and
@@ -684,13 +571,13 @@ impl<T: Tracking> Board<T> {
         let bit = 1u32 << (x & 31);
         let me = color.index();
         let op = color.opponent();
-        if (at(&self.stones[0].rows, y) | at(&self.stones[1].rows, y)) & bit != 0 {
+        if (self.stones[0].bits(y) | self.stones[1].bits(y)) & bit != 0 {
             return Err(MoveError::Occupied);
         }
         if self.rules.ko != KoRule::None && self.ko == Some((p, color)) {
             return Err(MoveError::Ko);
         }
-        set_bits(&mut self.stones[me].rows, y, bit);
+        self.stones[me].set_bits(y, bit);
         let h = self.size.height() as usize;
 
         // The common case in a few row operations: no adjacent opponent stone is left
@@ -700,7 +587,7 @@ impl<T: Tracking> Board<T> {
             let mask = row_mask(self.size);
             let empty = |i: usize| {
                 if i < h {
-                    !(at(&self.stones[0].rows, i) | at(&self.stones[1].rows, i)) & mask
+                    !(self.stones[0].bits(i) | self.stones[1].bits(i)) & mask
                 } else {
                     0
                 }
@@ -716,10 +603,10 @@ impl<T: Tracking> Board<T> {
             let lib_up = (e1 << 1) | (e1 >> 1) | e2 | e0;
             let lib_mid = (e0 << 1) | (e0 >> 1) | e1 | d1;
             let lib_down = (d1 << 1) | (d1 >> 1) | e0 | d2;
-            let ops = &self.stones[op.index()].rows;
-            let threatened = (((bit << 1) | (bit >> 1)) & at(ops, y) & !lib_mid)
-                | (bit & at(ops, y.wrapping_sub(1)) & !lib_up)
-                | (bit & at(ops, y + 1) & !lib_down);
+            let ops = &self.stones[op.index()];
+            let threatened = (((bit << 1) | (bit >> 1)) & ops.bits(y) & !lib_mid)
+                | (bit & ops.bits(y.wrapping_sub(1)) & !lib_up)
+                | (bit & ops.bits(y + 1) & !lib_down);
             if threatened == 0 && lib_mid & bit != 0 {
                 self.toggle_hashes(color, x, y as u32, true);
                 self.count = self.count.wrapping_add(1);
@@ -748,50 +635,44 @@ impl<T: Tracking> Board<T> {
         let nbrs = nbrs.get(..nn).unwrap_or(&[]);
 
         // The captured stones; `None` (nothing to clear) on the common path without capture.
-        let mut captured: Option<Rows> = None;
+        let mut captured: Option<PointSet> = None;
         for &(nx, ny) in nbrs {
             let nb = 1u32 << (nx & 31);
-            if at(&self.stones[op.index()].rows, ny) & nb == 0
-                || captured.as_ref().is_some_and(|c| at(c, ny) & nb != 0)
+            if self.stones[op.index()].bits(ny) & nb == 0
+                || captured.as_ref().is_some_and(|c| c.bits(ny) & nb != 0)
             {
                 continue;
             }
             if self.has_empty_neighbour(nx, ny) {
                 continue;
             }
-            let (g, lo, hi) = flood(&self.stones[op.index()].rows, nx, ny);
+            let (g, lo, hi) = self.stones[op.index()].flood(nx, ny);
             if !self.group_has_liberty(&g, lo, hi) {
                 match captured.as_mut() {
-                    Some(captured) => {
-                        for (c, r) in captured.iter_mut().zip(g) {
-                            *c |= r;
-                        }
-                    }
+                    Some(captured) => *captured |= g,
                     None => captured = Some(g),
                 }
             }
         }
 
-        if let Some(captured) = captured {
-            self.remove_set(op, &captured);
+        if let Some(points) = captured {
+            self.remove_set(op, &points);
             self.toggle_hashes(color, x, y as u32, true);
             self.count = self.count.wrapping_add(1);
             self.passes = 0;
-            let points = PointSet { rows: captured };
             let count = points.len() as u16;
             // A single stone that took a single stone and has that point as its only
             // liberty makes a ko.
             self.ko = None;
             if count == 1 {
-                let mine = &self.stones[me].rows;
+                let mine = &self.stones[me];
                 let friendly = nbrs
                     .iter()
-                    .any(|&(nx, ny)| at(mine, ny) & (1u32 << (nx & 31)) != 0);
+                    .any(|&(nx, ny)| mine.bits(ny) & (1u32 << (nx & 31)) != 0);
                 let empties = nbrs
                     .iter()
                     .filter(|&&(nx, ny)| {
-                        (at(&self.stones[0].rows, ny) | at(&self.stones[1].rows, ny))
-                            & (1u32 << (nx & 31))
+                        (self.stones[0].bits(ny) | self.stones[1].bits(ny)) & (1u32 << (nx & 31))
                             == 0
                     })
                     .count();
@@ -811,25 +692,24 @@ impl<T: Tracking> Board<T> {
         // No capture: is it suicide?
         let mut alive = self.has_empty_neighbour(x, y);
         if !alive {
-            let mine = &self.stones[me].rows;
+            let mine = &self.stones[me];
             alive = nbrs.iter().any(|&(nx, ny)| {
-                at(mine, ny) & (1u32 << (nx & 31)) != 0 && self.has_empty_neighbour(nx, ny)
+                mine.bits(ny) & (1u32 << (nx & 31)) != 0 && self.has_empty_neighbour(nx, ny)
             });
         }
         if !alive {
-            let (g, lo, hi) = flood(&self.stones[me].rows, x, y);
-            if !self.group_has_liberty(&g, lo, hi) {
+            let (points, lo, hi) = self.stones[me].flood(x, y);
+            if !self.group_has_liberty(&points, lo, hi) {
                 if !self.rules.suicide_allowed {
-                    clear_bits(&mut self.stones[me].rows, y, bit);
+                    self.stones[me].clear_bits(y, bit);
                     return Err(MoveError::Suicide);
                 }
                 // The played stone was never hashed: hash it, then remove the group.
                 self.toggle_hashes(color, x, y as u32, true);
                 self.count = self.count.wrapping_add(1);
-                self.remove_set(color, &g);
+                self.remove_set(color, &points);
                 self.passes = 0;
                 self.ko = None;
-                let points = PointSet { rows: g };
                 return Ok(Captures {
                     count: points.len() as u16,
                     points,
@@ -848,10 +728,7 @@ impl<T: Tracking> Board<T> {
     pub fn group(&self, p: Point) -> PointSet {
         match self.get(p).color() {
             None => PointSet::EMPTY,
-            Some(c) => {
-                let (g, _, _) = flood(&self.stones[c.index()].rows, p.x as u32, p.y as usize);
-                PointSet { rows: g }
-            }
+            Some(c) => self.stones[c.index()].component(p),
         }
     }
 
@@ -941,8 +818,7 @@ impl<T: Tracking> Board<T> {
         let mut score = [self.stones[0].len() as u16, self.stones[1].len() as u16];
         let mut left = self.empty_points();
         while let Some(p) = left.first() {
-            let (g, _, _) = flood(&left.rows, p.x as u32, p.y as usize);
-            let region = PointSet { rows: g };
+            let region = left.component(p);
             left = left - region;
             let border = region.neighbours(self.size);
             let b = border.intersects(&self.stones[0]);
@@ -972,9 +848,7 @@ impl<T: Tracking> Board<T> {
         let (x, y) = (p.x as u32, p.y as usize);
         let bit = 1u32 << (x & 31);
         if suicide {
-            let mut empty = [0u32; ROWS];
-            self.empty_rows(&mut empty);
-            let (g, _, _) = flood(&empty, x, y);
+            let (g, _, _) = self.empty_points().flood(x, y);
             self.add_set(color, &g);
         } else {
             let op = color.opponent();
@@ -988,13 +862,11 @@ impl<T: Tracking> Board<T> {
                 if dirs & (1 << d) == 0 || nx >= 19 || ny >= ROWS {
                     continue;
                 }
-                let mut empty = [0u32; ROWS];
-                self.empty_rows(&mut empty);
-                let (g, _, _) = flood(&empty, nx, ny);
+                let (g, _, _) = self.empty_points().flood(nx, ny);
                 self.add_set(op, &g);
             }
         }
-        clear_bits(&mut self.stones[color.index()].rows, y, bit);
+        self.stones[color.index()].clear_bits(y, bit);
         self.toggle_hashes_cold(color, x, y as u32, false);
         self.count = self.count.wrapping_sub(1);
     }
@@ -1014,12 +886,7 @@ impl<T: Tracking> Iterator for Groups<'_, T> {
     fn next(&mut self) -> Option<Group> {
         let p = self.left.first()?;
         let color = self.board.get(p).color()?;
-        let (g, _, _) = flood(
-            &self.board.stones[color.index()].rows,
-            p.x as u32,
-            p.y as usize,
-        );
-        let stones = PointSet { rows: g };
+        let stones = self.board.stones[color.index()].component(p);
         self.left = self.left - stones;
         Some(Group {
             color,

@@ -557,7 +557,7 @@ fn top32(z: &[u128; MAX_POINTS], i: u32) -> u32 {
 /// Calls `f(x, y, hm - y)` for every point of `set`, row by row (`hm`: the last row).
 #[inline(always)]
 fn each_stone(set: &PointSet, hm: u32, mut f: impl FnMut(u32, u32, u32)) {
-    for (y, &row) in set.rows.iter().enumerate() {
+    for (y, &row) in set.rows().iter().enumerate() {
         let y = y as u32;
         let ry = hm.wrapping_sub(y);
         let mut r = row;

@@ -1,6 +1,7 @@
 //! [`PointSet`]: a set of points of a board up to 19x19, as one `u32` bit row per board row
-//! (bit `x` of row `y` is the point `(x, y)`), with set operations, neighbourhoods and
-//! iteration in `y * 19 + x` order.
+//! (bit `x` of row `y` is the point `(x, y)`), with set operations, neighbourhoods,
+//! regions (connected parts by flood fill, [`PointSet::component`]) and iteration in
+//! `y * 19 + x` order. The board's groups, liberties and captures are these operations.
 
 use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not, Sub};
 
@@ -18,7 +19,7 @@ const ROW_BITS: u32 = (1 << MAX_SIDE) - 1;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct PointSet {
-    pub(crate) rows: [u32; ROWS],
+    rows: [u32; ROWS],
 }
 
 impl PointSet {
@@ -180,6 +181,156 @@ impl PointSet {
     pub fn iter(&self) -> Iter {
         Iter { set: *self, y: 0 }
     }
+
+    /// The connected part of the set (points joined up, down, left or right) that holds
+    /// `p`: a group of stones, an empty region. Empty if `p` is not in the set.
+    pub fn component(&self, p: Point) -> PointSet {
+        if p.x >= MAX_SIDE {
+            return PointSet::EMPTY;
+        }
+        self.flood(p.x as u32, p.y as usize).0
+    }
+
+    /// Whether a point of `other` is adjacent (up, down, left, right) to a point of the set:
+    /// a group with a liberty, a region that touches a colour.
+    pub fn touches(&self, other: &PointSet) -> bool {
+        self.touches_rows(0, ROWS - 1, |y| other.bits(y))
+    }
+
+    /// The points of a board of `size` that are in neither `a` nor `b` (the empty points of
+    /// a board whose stones they are).
+    #[inline(always)]
+    pub fn vacant(a: &PointSet, b: &PointSet, size: Size) -> PointSet {
+        let mask = row_mask(size);
+        let h = size.height() as usize;
+        let mut out = PointSet::EMPTY;
+        for (y, (o, (a, b))) in out
+            .rows
+            .iter_mut()
+            .zip(a.rows.iter().zip(&b.rows))
+            .enumerate()
+        {
+            *o = if y < h { mask & !(a | b) } else { 0 };
+        }
+        out
+    }
+
+    // ---- row-level operations for the board's hot paths ----
+
+    /// Row `y` as bits, 0 past the last row.
+    #[inline(always)]
+    pub(crate) fn bits(&self, y: usize) -> u32 {
+        self.rows.get(y).copied().unwrap_or(0)
+    }
+
+    /// Adds the points `bits` of row `y` (nothing past the last row).
+    #[inline(always)]
+    pub(crate) fn set_bits(&mut self, y: usize, bits: u32) {
+        if let Some(r) = self.rows.get_mut(y) {
+            *r |= bits;
+        }
+    }
+
+    /// Removes the points `bits` of row `y`.
+    #[inline(always)]
+    pub(crate) fn clear_bits(&mut self, y: usize, bits: u32) {
+        if let Some(r) = self.rows.get_mut(y) {
+            *r &= !bits;
+        }
+    }
+
+    /// Whether a point of another set, given row by row by `other(y)`, is adjacent to a point
+    /// of this set, which has points in rows `lo..=hi` only (only the rows around those
+    /// are asked for).
+    #[inline(always)]
+    pub(crate) fn touches_rows(&self, lo: usize, hi: usize, other: impl Fn(usize) -> u32) -> bool {
+        let mut y = lo.saturating_sub(1);
+        while y <= hi + 1 && y < ROWS {
+            let r = self.bits(y);
+            let adj = (r << 1) | (r >> 1) | self.bits(y.wrapping_sub(1)) | self.bits(y + 1);
+            if adj & other(y) != 0 {
+                return true;
+            }
+            y += 1;
+        }
+        false
+    }
+
+    /// The connected part of the set containing `(x, y)` (empty if that point is not in the
+    /// set), with the lowest and highest rows it touches: a flood fill by row-wise sweeps.
+    pub(crate) fn flood(&self, x: u32, y: usize) -> (PointSet, usize, usize) {
+        let mut g = PointSet::EMPTY;
+        let seed = (1u32 << (x & 31)) & self.bits(y);
+        if seed == 0 {
+            return (g, y, y);
+        }
+        let (mut lo, mut hi) = (y, y);
+        let row0 = fill_row(seed, self.bits(y));
+        if let Some(r) = g.rows.get_mut(y) {
+            *r = row0;
+        }
+        loop {
+            let mut changed = false;
+            // Downward sweep.
+            let end = if hi + 1 < ROWS { hi + 1 } else { hi };
+            let mut yy = lo.saturating_sub(1);
+            while yy <= end {
+                if g.grow_row(self, yy) {
+                    changed = true;
+                    lo = lo.min(yy);
+                    hi = hi.max(yy);
+                }
+                yy += 1;
+            }
+            // Upward sweep.
+            let start = if hi + 1 < ROWS { hi + 1 } else { hi };
+            let stop = lo.saturating_sub(1);
+            let mut yy = start;
+            loop {
+                if g.grow_row(self, yy) {
+                    changed = true;
+                    lo = lo.min(yy);
+                    hi = hi.max(yy);
+                }
+                if yy <= stop {
+                    break;
+                }
+                yy -= 1;
+            }
+            if !changed {
+                return (g, lo, hi);
+            }
+        }
+    }
+
+    /// Grows row `y` of this fill inside `s` from its vertical neighbours and along the
+    /// row. Returns whether it changed.
+    #[inline(always)]
+    fn grow_row(&mut self, s: &PointSet, y: usize) -> bool {
+        let old = self.bits(y);
+        let srow = s.bits(y);
+        let vert = (self.bits(y.wrapping_sub(1)) | self.bits(y + 1)) & srow;
+        if vert & !old == 0 {
+            return false;
+        }
+        let new = fill_row(old | vert, srow);
+        if let Some(r) = self.rows.get_mut(y) {
+            *r = new;
+        }
+        true
+    }
+}
+
+/// The runs of `s` that contain a bit of `r` (`r` within `s`).
+#[inline(always)]
+fn fill_row(mut r: u32, s: u32) -> u32 {
+    loop {
+        let n = (r | (r << 1) | (r >> 1)) & s;
+        if n == r {
+            return r;
+        }
+        r = n;
+    }
 }
 
 /// The bits `0..width` of a row of a board of `size`.
@@ -337,5 +488,36 @@ mod tests {
         assert_eq!(n.len(), 2);
         let n = PointSet::single(Point::new(4, 2)).dilate(Size::new(5, 3).unwrap());
         assert_eq!(n.len(), 3);
+    }
+
+    #[test]
+    fn regions() {
+        // Two regions: an L in the top left and a single point; (2, 2) touches the L only
+        // diagonally.
+        let s: PointSet = [(0, 0), (1, 0), (0, 1), (0, 2), (2, 2), (5, 5)]
+            .iter()
+            .map(|&(x, y)| Point::new(x, y))
+            .collect();
+        let l = s.component(Point::new(0, 2));
+        assert_eq!(l.len(), 4);
+        assert!(l.contains(Point::new(1, 0)) && !l.contains(Point::new(2, 2)));
+        assert_eq!(s.component(Point::new(2, 2)).len(), 1);
+        assert_eq!(s.component(Point::new(3, 3)), PointSet::EMPTY);
+        assert_eq!(s.component(Point::new(30, 0)), PointSet::EMPTY);
+        assert!(l.touches(&PointSet::single(Point::new(1, 1))));
+        assert!(!l.touches(&PointSet::single(Point::new(2, 2))));
+        // A spiral needs sweeps both ways.
+        let spiral: PointSet = (0..19u8)
+            .map(|x| Point::new(x, 0))
+            .chain((0..19u8).map(|y| Point::new(18, y)))
+            .chain((2..19u8).map(|x| Point::new(x, 18)))
+            .chain((2..19u8).map(|y| Point::new(2, y)))
+            .chain((2..17u8).map(|x| Point::new(x, 2)))
+            .collect();
+        assert_eq!(spiral.component(Point::new(2, 2)), spiral);
+        let size = Size::new(5, 3).unwrap();
+        let black = PointSet::single(Point::new(0, 0));
+        let white = PointSet::single(Point::new(4, 2));
+        assert_eq!(PointSet::vacant(&black, &white, size).len(), 13);
     }
 }
