@@ -24,7 +24,13 @@
 //! superko needs the game's history: [`crate::replay::Replay`] enforces it exactly against
 //! every position it holds ([`MoveError::Superko`]).
 
-use crate::hash::{BgoHashes, Keys, PositionKey, BGO_TABLE, ZOBRIST};
+mod rules;
+mod tracking;
+
+pub use rules::{Captures, Group, KoRule, MoveError, Rules};
+pub use tracking::{Hashed, StonesOnly, Tracking};
+
+use crate::hash::{BgoHashes, Keys, PositionKey};
 use crate::point::{Color, Move, Point, Size, Stone, MAX_POINTS};
 use crate::pointset::{row_mask, PointSet};
 use crate::transform::{Transform, TransformSet};
@@ -33,209 +39,6 @@ const ROWS: usize = 19;
 
 /// The most consecutive passes a board counts (the counter saturates there).
 pub const MAX_PASSES: u8 = 63;
-
-/// How repeated positions are forbidden.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum KoRule {
-    /// No ko check at all (replaying records as recorded).
-    None,
-    /// The immediate recapture of a single-stone ko is forbidden.
-    #[default]
-    Simple,
-    /// No move may recreate an earlier position (enforced by [`crate::replay::Replay`];
-    /// a lone [`Board`] applies the simple ko rule).
-    PositionalSuperko,
-}
-
-/// The rules a board plays by.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct Rules {
-    /// Whether a move that leaves its own group without liberties is allowed (the group
-    /// is then removed); otherwise it is [`MoveError::Suicide`].
-    pub suicide_allowed: bool,
-    /// The ko rule.
-    pub ko: KoRule,
-}
-
-impl Rules {
-    /// Replaying game records as recorded: suicide allowed and applied, no ko check.
-    pub const RECORD: Rules = Rules {
-        suicide_allowed: true,
-        ko: KoRule::None,
-    };
-    /// The default: no suicide, simple ko.
-    pub const STANDARD: Rules = Rules {
-        suicide_allowed: false,
-        ko: KoRule::Simple,
-    };
-}
-
-impl Default for Rules {
-    /// No suicide, simple ko ([`Rules::STANDARD`]).
-    fn default() -> Rules {
-        Rules::STANDARD
-    }
-}
-
-/// Why a move or a setup was refused (a one-byte error code). The board is unchanged.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-#[repr(u8)]
-pub enum MoveError {
-    /// The point is not on the board.
-    OffBoard = 1,
-    /// The point already holds a stone.
-    Occupied = 2,
-    /// The move would leave its own group without liberties and suicide is not allowed.
-    Suicide = 3,
-    /// The move retakes a ko immediately.
-    Ko = 4,
-    /// The move recreates an earlier position (positional superko).
-    Superko = 5,
-    /// A [`crate::replay::Replay`]'s history is full.
-    HistoryFull = 6,
-}
-
-impl MoveError {
-    /// A short lowercase name (`"off-board"`, `"occupied"`, ...).
-    pub const fn name(self) -> &'static str {
-        match self {
-            MoveError::OffBoard => "off-board",
-            MoveError::Occupied => "occupied",
-            MoveError::Suicide => "suicide",
-            MoveError::Ko => "ko",
-            MoveError::Superko => "superko",
-            MoveError::HistoryFull => "history-full",
-        }
-    }
-}
-
-impl core::fmt::Display for MoveError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// The stones a move removed.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct Captures {
-    /// Number of stones removed.
-    pub count: u16,
-    /// The points of the removed stones.
-    pub points: PointSet,
-    /// `true` if they were the mover's own (a suicide, the played point included),
-    /// `false` if they were the opponent's.
-    pub own: bool,
-}
-
-impl Captures {
-    /// Nothing removed.
-    pub const NONE: Captures = Captures {
-        count: 0,
-        points: PointSet::EMPTY,
-        own: false,
-    };
-}
-
-/// One group: its colour, stones and liberties.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct Group {
-    /// The colour of its stones.
-    pub color: Color,
-    /// Its stones.
-    pub stones: PointSet,
-    /// Its liberties.
-    pub liberties: PointSet,
-}
-
-/// What a board keeps up to date as stones come and go, besides the stones themselves.
-///
-/// [`Hashed`] (the default) keeps the 8 bGo hashes and the 8 Zobrist keys: what replaying
-/// games for an index needs, position after position. [`StonesOnly`] keeps nothing more:
-/// a query that needs the keys of one final position computes them once at the end
-/// ([`Board::position_key`]), which on a microcontroller costs a fraction of
-/// keeping 16 values per stone up to date.
-pub trait Tracking: Clone + core::fmt::Debug + PartialEq + Eq + Default {
-    /// A stone of `color` at `(x, y)` was added (`add`) or removed on a board of `size`.
-    fn toggle(&mut self, size: Size, color: Color, x: u32, y: u32, add: bool);
-
-    /// Whether `t` may map the position onto itself: `false` only when that is certain
-    /// (the keys differ); the board then compares the stones.
-    fn may_be_symmetric_under(&self, t: Transform) -> bool;
-}
-
-/// The 8 bGo hashes and the 8 Zobrist keys, one per transform, kept incrementally.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct Hashed {
-    bgo: BgoHashes,
-    keys: Keys,
-}
-
-impl Tracking for Hashed {
-    #[inline(always)]
-    fn toggle(&mut self, size: Size, color: Color, x: u32, y: u32, add: bool) {
-        let wm = (size.width() as u32).wrapping_sub(1);
-        let hm = (size.height() as u32).wrapping_sub(1);
-        let rx = wm.wrapping_sub(x);
-        let ry = hm.wrapping_sub(y);
-        let negate = add != (color == Color::Black);
-        let z = &ZOBRIST[color.index()];
-        // One step per transform, written out (no index array, no mask, no loop): on a
-        // Cortex-M this is about half the instructions of a loop over the 8 transforms.
-        let mut step = |t: usize, i: u32| {
-            let i = i as usize;
-            if let (Some(&v), Some(&k), Some(h), Some(key)) = (
-                BGO_TABLE.get(i),
-                z.get(i),
-                self.bgo.0.get_mut(t),
-                self.keys.0.get_mut(t),
-            ) {
-                let v = v as i64;
-                *h += if negate { -v } else { v };
-                *key ^= k;
-            }
-        };
-        step(0, y * 19 + x);
-        step(1, y * 19 + rx);
-        step(2, ry * 19 + x);
-        step(4, ry * 19 + rx);
-        // Transforms 3, 5, 6 and 7 swap the axes: only for square boards.
-        if size.is_square() {
-            step(3, rx * 19 + y);
-            step(5, x * 19 + ry);
-            step(6, x * 19 + y);
-            step(7, rx * 19 + ry);
-        }
-    }
-
-    #[inline]
-    fn may_be_symmetric_under(&self, t: Transform) -> bool {
-        self.keys.0.get(t.index()) == Some(&self.keys.0[0])
-    }
-}
-
-/// Nothing but the stones: for a board whose keys are computed once, at the end.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
-pub struct StonesOnly;
-
-impl Tracking for StonesOnly {
-    #[inline(always)]
-    fn toggle(&mut self, _size: Size, _color: Color, _x: u32, _y: u32, _add: bool) {}
-
-    #[inline]
-    fn may_be_symmetric_under(&self, _t: Transform) -> bool {
-        true
-    }
-}
 
 /// A Go board (see the module documentation). `T` says what it keeps up to date besides
 /// the stones: by default the hashes and keys of all 8 orientations ([`Hashed`]).
@@ -897,5 +700,4 @@ impl<T: Tracking> Iterator for Groups<'_, T> {
 }
 
 #[cfg(test)]
-#[path = "board_tests.rs"]
 mod tests;
