@@ -1,0 +1,233 @@
+//! Reading, parsing and replaying the inputs in parallel (phase `parse`), then ordering the
+//! games newest first and numbering their moves (phase `gather`).
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use rayon::prelude::*;
+
+use super::replay::{self, ReplayedGame};
+use super::sort::{Renumbering, SortPlan};
+use super::{BuildOptions, BuildReport, Input, Occ, Prepared};
+use crate::input::{self, Skipped};
+
+/// What one input yields besides its games: (input number, warning kinds, rejections
+/// (kind, description), skipped members).
+type InputNotes = (
+    usize,
+    Vec<&'static str>,
+    Vec<(String, String)>,
+    Vec<Skipped>,
+);
+
+/// What one build worker gathered: games, their occurrences (with provisional global move
+/// numbers: the worker's games' moves counted in its order), notes on its inputs.
+#[derive(Default)]
+struct Gathered {
+    games: Vec<ReplayedGame>,
+    /// The occurrences in pieces of about [`OCC_PIECE`] that never grow (growing a large
+    /// vector moves its pages, which costs more than filling them).
+    occs: Vec<Vec<Occ>>,
+    moves: u64,
+    notes: Vec<InputNotes>,
+}
+
+/// Occurrences per piece of a build worker's occurrences.
+const OCC_PIECE: usize = 1 << 16;
+
+fn read_one(input: Input, number: usize, max_moves: u32, acc: &mut Gathered) {
+    let (sources, skipped) = match input {
+        Input::File(p) => input::read_input(&p),
+        Input::Sources(s) => (s, Vec::new()),
+    };
+    let mut warnings = Vec::new();
+    let mut rejected = Vec::new();
+    for src in sources {
+        let parsed = src.parse();
+        drop(src);
+        warnings.extend(parsed.warnings.iter().map(|w| w.kind.name()));
+        rejected.extend(
+            parsed
+                .rejected
+                .iter()
+                .map(|e| (e.kind.name().to_string(), e.to_string())),
+        );
+        for g in parsed.games {
+            warnings.extend(g.warnings.iter().map(|w| w.kind.name()));
+            let base = u32::try_from(acc.moves).unwrap_or(u32::MAX);
+            // A game has at most one occurrence per event.
+            let need = g.events.len();
+            let piece = match acc.occs.last_mut() {
+                Some(p) if p.capacity() - p.len() >= need => p,
+                _ => {
+                    acc.occs.push(Vec::with_capacity(need.max(OCC_PIECE)));
+                    acc.occs.last_mut().expect("just pushed")
+                }
+            };
+            let game = replay::replay(g, max_moves, piece, base);
+            acc.moves += game.moves.len() as u64;
+            acc.games.push(game);
+        }
+    }
+    acc.notes.push((number, warnings, rejected, skipped));
+}
+
+/// Reads, parses and replays the inputs (phase `parse`), orders the games and numbers
+/// their moves (phase `gather`).
+pub(super) fn prepare(
+    inputs: Vec<Input>,
+    skipped: Vec<Skipped>,
+    opts: &BuildOptions,
+    report: &mut BuildReport,
+    t0: Instant,
+) -> Result<Prepared> {
+    for s in &skipped {
+        BuildReport::bump(&mut report.skipped_inputs, s.reason.name(), || {
+            s.to_string()
+        });
+    }
+    let max_moves = opts.max_moves.unwrap_or(u32::MAX);
+    let bar = progress_bar(opts.progress, inputs.len() as u64);
+    let gathered: Vec<Gathered> = inputs
+        .into_par_iter()
+        .enumerate()
+        .fold(Gathered::default, |mut acc, (number, inp)| {
+            read_one(inp, number, max_moves, &mut acc);
+            if let Some(b) = &bar {
+                b.inc(1);
+            }
+            acc
+        })
+        .collect();
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    report.phase("parse", t0);
+    // The workers' pieces of occurrences stay as they are, each with the offset that
+    // makes its worker's provisional move numbers global (still in an order that depends
+    // on the scheduling: fixed when the occurrences are sorted).
+    let mut sources: Vec<(Vec<Occ>, u32)> = Vec::with_capacity(gathered.len());
+    let mut rest = Vec::with_capacity(gathered.len());
+    let mut offset: u64 = 0;
+    for acc in gathered {
+        let off = u32::try_from(offset).context("more than 4 billion moves")?;
+        offset += acc.moves;
+        sources.extend(acc.occs.into_iter().map(|p| (p, off)));
+        rest.push((acc.games, acc.notes, off));
+    }
+    u32::try_from(offset).context("more than 4 billion moves")?;
+    // The games are ordered while the sort's buffer is being prepared.
+    let (plan, ordered) = rayon::join(|| SortPlan::new(&sources), || order_games(rest, report));
+    let (games, move_starts, renumbering) = ordered?;
+    report.phase("gather", t0);
+    Ok(Prepared {
+        games,
+        move_starts,
+        sources,
+        plan,
+        renumbering,
+    })
+}
+
+/// The workers' games (with the offsets of their provisional move numbers) and notes in
+/// input order: the notes go to the report, and the games are ordered newest first and
+/// numbered.
+fn order_games(
+    parts: Vec<(Vec<ReplayedGame>, Vec<InputNotes>, u32)>,
+    report: &mut BuildReport,
+) -> Result<(Vec<ReplayedGame>, Vec<u32>, Renumbering)> {
+    let mut games = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
+    let mut notes = Vec::new();
+    for (mut g, mut n, off) in parts {
+        for g in &mut g {
+            g.provisional_start += off;
+        }
+        games.append(&mut g);
+        notes.append(&mut n);
+    }
+    notes.sort_unstable_by_key(|n| n.0);
+    let mut warnings: HashMap<&'static str, usize> = HashMap::new();
+    for (_, w, r, sk) in notes {
+        report.files += 1;
+        for s in sk {
+            BuildReport::bump(&mut report.skipped_inputs, s.reason.name(), || {
+                s.to_string()
+            });
+        }
+        for k in w {
+            *warnings.entry(k).or_default() += 1;
+        }
+        for (k, ex) in r {
+            BuildReport::bump(&mut report.rejected, &k, || ex);
+        }
+    }
+    for (k, n) in warnings {
+        *report.warnings.entry(k.to_string()).or_default() += n;
+    }
+    report.games_read = games.len();
+    if games.is_empty() {
+        bail!("no game found in the inputs");
+    }
+    // Newest first; ties by file, member and tree for a stable order. The games are
+    // sorted by index (they are large), then moved into place cycle by cycle.
+    let mut order: Vec<u32> = (0..games.len() as u32).collect();
+    order.par_sort_by(|&a, &b| {
+        let (a, b) = (&games[a as usize], &games[b as usize]);
+        b.date_key
+            .cmp(&a.date_key)
+            .then_with(|| a.record.source.path.cmp(&b.record.source.path))
+            .then_with(|| a.record.source.member.cmp(&b.record.source.member))
+            .then_with(|| a.record.source.tree_index.cmp(&b.record.source.tree_index))
+    });
+    let mut renumbering: Vec<(u32, u32)> = games.iter().map(|g| (g.provisional_start, 0)).collect();
+    let mut move_starts = Vec::with_capacity(games.len());
+    let mut total: u64 = 0;
+    for &i in &order {
+        let g = &games[i as usize];
+        let start = u32::try_from(total).context("more than 4 billion moves")?;
+        move_starts.push(start);
+        renumbering[i as usize].1 = start;
+        total += g.moves.len() as u64;
+        if let Some((reason, example)) = &g.truncated {
+            BuildReport::bump(&mut report.truncated, reason, || example.clone());
+        }
+        if g.moves.is_empty() {
+            report.games_without_moves += 1;
+        }
+        if g.indexed > 0 {
+            report.games_indexed += 1;
+        }
+    }
+    permute(&mut games, order);
+    Ok((games, move_starts, Renumbering(renumbering)))
+}
+
+/// Puts `v[order[i]]` at `i` for every `i` (`order` is a permutation), in place.
+fn permute<T>(v: &mut [T], mut order: Vec<u32>) {
+    for i in 0..v.len() {
+        // Follow the cycle through `i`: each step puts one element into place.
+        let mut j = i;
+        while order[j] as usize != i {
+            let k = order[j] as usize;
+            v.swap(j, k);
+            order[j] = j as u32;
+            j = k;
+        }
+        order[j] = j as u32;
+    }
+}
+
+fn progress_bar(enabled: bool, len: u64) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    if !enabled || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{spinner} reading {pos}/{len} files [{bar:40}] {per_sec} {eta}",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    Some(bar)
+}

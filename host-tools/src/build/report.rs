@@ -1,0 +1,129 @@
+//! What a build read, kept, skipped and measured ([`BuildReport`]), and the resident memory
+//! of the process at each phase.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+/// What a build read, kept and skipped.
+#[derive(Clone, Debug, Default)]
+pub struct BuildReport {
+    /// Files and archive members read.
+    pub files: usize,
+    /// Inputs skipped, by reason, with an example path.
+    pub skipped_inputs: BTreeMap<String, (usize, String)>,
+    /// Game trees rejected by the parser, by reason, with an example.
+    pub rejected: BTreeMap<String, (usize, String)>,
+    /// Games read.
+    pub games_read: usize,
+    /// Games with at least one indexed move.
+    pub games_indexed: usize,
+    /// Games whose main line ended early, by reason, with an example (file and move).
+    pub truncated: BTreeMap<String, (usize, String)>,
+    /// Games with no move at all.
+    pub games_without_moves: usize,
+    /// Parser warnings (recovered defects), by kind.
+    pub warnings: BTreeMap<String, usize>,
+    /// Indexed moves (occurrences).
+    pub occurrences: u64,
+    /// Distinct positions.
+    pub positions: u64,
+    /// Records written (next-move records for a book; occurrences for an index).
+    pub records: u64,
+    /// Keys standing for two different positions (must be 0).
+    pub collisions: u64,
+    /// Positions compared exactly to check for collisions.
+    pub verified_positions: u64,
+    /// Bytes written.
+    pub bytes: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// Wall time and resident memory (bytes, where the OS tells) at the end of each phase,
+    /// in the order they ended (some overlap).
+    pub phases: Vec<(&'static str, Duration, Option<u64>)>,
+}
+
+impl BuildReport {
+    pub(super) fn phase(&mut self, name: &'static str, t0: Instant) {
+        self.phases.push((name, t0.elapsed(), resident_bytes()));
+    }
+
+    /// The phases as one line each.
+    pub fn phases_text(&self) -> String {
+        self.phases
+            .iter()
+            .map(|(n, t, rss)| {
+                let mem = rss.map_or(String::new(), |b| {
+                    format!(", {:.0} MB resident", b as f64 / 1e6)
+                });
+                format!("  {n:<10} {:>8.3} s{mem}\n", t.as_secs_f64())
+            })
+            .collect()
+    }
+
+    pub(super) fn bump(
+        map: &mut BTreeMap<String, (usize, String)>,
+        key: &str,
+        example: impl FnOnce() -> String,
+    ) {
+        map.entry(key.to_string())
+            .or_insert_with(|| (0, example()))
+            .0 += 1;
+    }
+
+    /// Games per second, end to end.
+    pub fn games_per_second(&self) -> f64 {
+        self.games_read as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+
+    /// A human-readable summary (several lines).
+    pub fn summary(&self) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        let _ = writeln!(s, "files read:        {}", self.files);
+        for (k, (n, ex)) in &self.skipped_inputs {
+            let _ = writeln!(s, "  skipped ({k}): {n}, e.g. {ex}");
+        }
+        let _ = writeln!(s, "games read:        {}", self.games_read);
+        for (k, (n, ex)) in &self.rejected {
+            let _ = writeln!(s, "  rejected ({k}): {n}, e.g. {ex}");
+        }
+        let _ = writeln!(s, "games indexed:     {}", self.games_indexed);
+        if self.games_without_moves > 0 {
+            let _ = writeln!(s, "  without moves: {}", self.games_without_moves);
+        }
+        for (k, (n, ex)) in &self.truncated {
+            let _ = writeln!(s, "  main line ended early ({k}): {n}, e.g. {ex}");
+        }
+        if !self.warnings.is_empty() {
+            let w: Vec<String> = self
+                .warnings
+                .iter()
+                .map(|(k, n)| format!("{k} {n}"))
+                .collect();
+            let _ = writeln!(s, "  recovered defects: {}", w.join(", "));
+        }
+        let _ = writeln!(s, "occurrences:       {}", self.occurrences);
+        let _ = writeln!(s, "positions:         {}", self.positions);
+        let _ = writeln!(s, "records:           {}", self.records);
+        let _ = writeln!(
+            s,
+            "key collisions:    {} ({} shared positions compared exactly)",
+            self.collisions, self.verified_positions
+        );
+        let _ = writeln!(s, "bytes:             {}", self.bytes);
+        let _ = write!(
+            s,
+            "time:              {:.3} s ({:.0} games/s)",
+            self.elapsed.as_secs_f64(),
+            self.games_per_second()
+        );
+        s
+    }
+}
+
+/// Resident memory of this process (Linux), or `None`.
+pub(super) fn resident_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096)
+}
