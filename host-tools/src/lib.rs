@@ -11,6 +11,7 @@ pub mod info;
 pub mod input;
 pub mod present;
 pub mod sample;
+pub mod session;
 pub mod sgf;
 pub mod shell;
 

@@ -4,14 +4,15 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use kifudex::build::{self, BuildOptions, Profile};
-use kifudex::games::GameFilter;
-use kifudex::{open_index_file, present};
+use kifudex::games::{GameFilter, Page};
+use kifudex::open_index_file;
+use kifudex::present::{json, text};
 use kifudex_core::index::Index;
 use kifudex_core::query::{position_after, QueryError};
 use kifudex_core::search::NextMoves;
-use kifudex_core::Size;
+use kifudex_core::{Color, Size};
 
 /// kifudex: what strong players played next, for the position on your board.
 #[derive(Parser, Debug)]
@@ -66,7 +67,7 @@ struct BuildArgs {
     max_moves: Option<u32>,
     /// `desktop` (the full index) or `mcu` (a book for the microcontroller).
     #[arg(long, value_enum, default_value = "desktop")]
-    profile: Profile,
+    profile: ProfileArg,
     /// Book: drop next moves seen fewer than N times.
     #[arg(long, default_value_t = 1)]
     min_count: u32,
@@ -82,6 +83,24 @@ struct BuildArgs {
     /// Also print the time and memory of each phase.
     #[arg(long)]
     timings: bool,
+}
+
+/// What kind of file to build ([`Profile`] on the command line).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+enum ProfileArg {
+    /// The desktop index: positions, next moves, games, game records.
+    Desktop,
+    /// The microcontroller book: position keys and next-move counts only.
+    Mcu,
+}
+
+impl From<ProfileArg> for Profile {
+    fn from(p: ProfileArg) -> Profile {
+        match p {
+            ProfileArg::Desktop => Profile::Desktop,
+            ProfileArg::Mcu => Profile::Mcu,
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -117,10 +136,63 @@ struct GamesArgs {
     #[command(flatten)]
     position: PositionArgs,
     #[command(flatten)]
-    filter: GameFilter,
+    filter: FilterArgs,
     /// Print JSON.
     #[arg(long)]
     json: bool,
+}
+
+/// Which games to list ([`GameFilter`] and [`Page`] on the command line).
+#[derive(Args, Debug, Clone)]
+struct FilterArgs {
+    /// Only games from this year on.
+    #[arg(long)]
+    year_from: Option<u16>,
+    /// Only games up to this year.
+    #[arg(long)]
+    year_to: Option<u16>,
+    /// Only games with a player whose name contains this (case-insensitive).
+    #[arg(long)]
+    player: Option<String>,
+    /// Only games with this handicap (0 for even games).
+    #[arg(long)]
+    handicap: Option<u8>,
+    /// Only games won by this colour (`B` or `W`).
+    #[arg(long, value_parser = parse_winner)]
+    winner: Option<Color>,
+    /// At most this many games.
+    #[arg(long, default_value_t = 100)]
+    limit: usize,
+    /// Skip this many matching games first.
+    #[arg(long, default_value_t = 0)]
+    offset: usize,
+}
+
+impl FilterArgs {
+    fn filter(&self) -> GameFilter {
+        GameFilter {
+            year_from: self.year_from,
+            year_to: self.year_to,
+            player: self.player.clone(),
+            handicap: self.handicap,
+            winner: self.winner,
+        }
+    }
+
+    fn page(&self) -> Page {
+        Page {
+            limit: self.limit,
+            offset: self.offset,
+        }
+    }
+}
+
+fn parse_winner(s: &str) -> Result<Color, String> {
+    match s {
+        "B" | "b" => Ok(Color::Black),
+        "W" | "w" => Ok(Color::White),
+        _ => Err(format!("expected B or W, not {s:?}")),
+    }
 }
 
 fn main() -> ExitCode {
@@ -174,7 +246,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             let opts = BuildOptions {
                 max_moves: a.max_moves,
-                profile: a.profile,
+                profile: a.profile.into(),
                 min_count: a.min_count,
                 max_next: a.max_next,
                 progress: !a.quiet,
@@ -200,10 +272,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 .next_moves(&board, a.swap)
                 .map_err(|e| anyhow::anyhow!("{e:?}"))?;
             if a.json {
-                println!("{}", present::search_json(&board, &next));
+                println!("{}", json::search(&board, &next));
             } else {
-                print!("{}", present::board_text(&board, next.classes(), a.marks));
-                print!("{}", present::table_text(&next, a.marks, 40));
+                print!("{}", text::board(&board, next.classes(), a.marks));
+                print!("{}", text::table(&next, a.marks, 40));
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -214,11 +286,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 Ok(b) => b,
                 Err(code) => return Ok(code),
             };
-            let list = kifudex::games::list(&index, &board, &a.filter);
+            let list = kifudex::games::list(&index, &board, &a.filter.filter(), a.filter.page());
             if a.json {
-                println!("{}", kifudex::games::list_json(&index, &list));
+                println!("{}", json::games(&index, &list));
             } else {
-                print!("{}", kifudex::games::list_text(&index, &list));
+                print!("{}", text::games(&index, &list));
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -5,22 +5,22 @@
 //! board, a year filter, game lists and a replay of any game. Every command answers with
 //! text; bad input gives a one-line error and the shell goes on.
 //!
-//! [`Shell`] is the command interpreter (no terminal, testable); [`run`] reads lines with
-//! rustyline (line editing and history in memory on a terminal, plain lines from a pipe).
+//! [`Shell`] is the command interpreter (no terminal, testable) over a
+//! [`crate::session::Session`], which holds the board, the filter and the replayed game;
+//! the shell parses commands and writes text ([`crate::present::text`]). [`run`] reads lines
+//! with rustyline (line editing and history in memory on a terminal, plain lines from a
+//! pipe).
 
 use std::fmt::Write as _;
 
 use kifudex_core::board::Board;
 use kifudex_core::index::Index;
 use kifudex_core::notation::{parse_bgo, parse_human, parse_sgf, Sgf, SgfMove};
-use kifudex_core::search::NextMoves;
-use kifudex_core::{Color, Event, Move, Replay, Size, Transform};
+use kifudex_core::{Color, Move, Transform};
 
-use crate::games::{self, GameFilter};
-use crate::present::{self, color_letter};
-
-/// Moves the play board can hold (its undo history).
-const HISTORY: usize = 1024;
+use crate::games::Page;
+use crate::present::{color_letter, result_text, text};
+use crate::session::{GameView, PlayBoard, Session};
 
 /// What the reader passes on for a line that is not UTF-8 (one error line, then go on).
 const NOT_UTF8: &str = "\u{1}not-utf8";
@@ -76,23 +76,10 @@ pub enum Outcome {
     Quit,
 }
 
-/// A game being replayed: its id, the moves played so far and its move count.
-#[derive(Copy, Clone, Debug)]
-struct Replaying {
-    game: u32,
-    at: u32,
-    moves: u32,
-}
-
-/// The shell's state over one index.
+/// The shell's state over one index: a session and the letters shown.
 pub struct Shell<'a> {
-    index: &'a Index<'a>,
-    play: Box<Replay<HISTORY>>,
-    to_move: Color,
-    filter: GameFilter,
+    session: Session<'a>,
     marks: usize,
-    swap: bool,
-    replaying: Option<Replaying>,
 }
 
 type CmdResult = Result<String, String>;
@@ -101,22 +88,19 @@ impl<'a> Shell<'a> {
     /// A shell on the empty 19x19 board.
     pub fn new(index: &'a Index<'a>) -> Shell<'a> {
         Shell {
-            index,
-            play: Box::new(Replay::new(size19())),
-            to_move: Color::Black,
-            filter: GameFilter {
-                limit: 10,
-                ..GameFilter::default()
-            },
+            session: Session::new(index),
             marks: 12,
-            swap: false,
-            replaying: None,
         }
     }
 
     /// The current position.
     pub fn board(&self) -> &Board {
-        self.play.board()
+        self.session.board()
+    }
+
+    /// The side to move.
+    pub fn to_move(&self) -> Color {
+        self.session.play_board().to_move()
     }
 
     /// Runs one command line. Errors come back as one line starting with `error: `.
@@ -153,18 +137,15 @@ impl<'a> Shell<'a> {
     fn cmd_board(&mut self, args: &[&str]) -> CmdResult {
         match args {
             [] => {}
-            [w] if w.eq_ignore_ascii_case("reset") => {
-                self.play.undo_all();
-                self.to_move = Color::Black;
-            }
+            [w] if w.eq_ignore_ascii_case("reset") => self.session.reset(),
             _ => return Err("usage: board [reset]".into()),
         }
-        let mut s = present::board_text(self.board(), &[], 0);
+        let mut s = text::board(self.board(), &[], 0);
         let _ = writeln!(
             s,
             "Moves played: {}, {} to move",
-            self.play.len(),
-            color_name(self.to_move)
+            self.session.play_board().moves_played(),
+            color_name(self.to_move())
         );
         Ok(s)
     }
@@ -174,18 +155,15 @@ impl<'a> Shell<'a> {
             return Err("usage: play <moves...> (pd, Q16, PD, pass, or a letter a-z)".into());
         }
         // Play on a copy: a bad move anywhere leaves the board as it was.
-        let mut play = self.play.clone();
-        let mut color = self.to_move;
+        let mut play: PlayBoard = self.session.play_board().clone();
         for (i, word) in args.iter().enumerate() {
             let (mv, mover) = self
                 .parse_move(word, play.board())
                 .map_err(|e| format!("move {} {word:?}: {e}", i + 1))?;
             // A next-move letter plays its class's move with its colour (records where a
             // colour moved twice, handicap stones, the colour-swapped search).
-            if let Some(c) = mover {
-                color = c;
-            }
-            play.play(color, mv).map_err(|e| {
+            let color = mover.unwrap_or(play.to_move());
+            play.play(mv, Some(color)).map_err(|e| {
                 format!(
                     "move {} {word:?}: {} {} is illegal ({e})",
                     i + 1,
@@ -193,10 +171,8 @@ impl<'a> Shell<'a> {
                     Sgf(mv)
                 )
             })?;
-            color = color.opponent();
         }
-        self.play = play;
-        self.to_move = color;
+        self.session.set_play_board(play);
         self.search_text()
     }
 
@@ -211,7 +187,7 @@ impl<'a> Shell<'a> {
         let mv = match b {
             [c] if c.is_ascii_alphabetic() => {
                 let i = (0..MAX_MARKS)
-                    .find(|&i| present::mark_letter(i) == *c as char)
+                    .find(|&i| text::mark_letter(i) == *c as char)
                     .ok_or("not a next-move letter")?;
                 if i >= self.marks {
                     return Err(format!(
@@ -219,7 +195,10 @@ impl<'a> Shell<'a> {
                         self.marks
                     ));
                 }
-                let next = self.next_moves(board)?;
+                let next = self
+                    .session
+                    .next_moves_of(board)
+                    .map_err(|e| e.to_string())?;
                 return match next.classes().get(i) {
                     Some(c) if c.mv != Move::Pass => Ok((c.mv, Some(c.color))),
                     _ => Err("no next move has this letter here".into()),
@@ -249,49 +228,26 @@ impl<'a> Shell<'a> {
             [n] => parse_count(n, "undo")?,
             _ => return Err("usage: undo [n]".into()),
         };
-        if self.play.is_empty() {
-            return Err("nothing to undo".into());
-        }
-        for _ in 0..n {
-            match self.play.undo() {
-                Some(Event::Play { color, .. }) => self.to_move = color,
-                Some(_) => {}
-                None => break,
-            }
-        }
-        if self.play.is_empty() {
-            self.to_move = Color::Black;
-        }
+        self.session.undo(n).map_err(|e| e.to_string())?;
         self.search_text()
-    }
-
-    /// Next moves of `board` under the current year filter and swap setting.
-    fn next_moves(&self, board: &Board) -> Result<NextMoves, String> {
-        let result = if self.filter.year_from.is_none() && self.filter.year_to.is_none() {
-            self.index.next_moves(board, self.swap)
-        } else {
-            self.index
-                .next_moves_where(board, self.swap, |g| self.filter.accepts(g))
-        };
-        result.map_err(|e| format!("search failed: {e:?}"))
     }
 
     fn search_text(&self) -> CmdResult {
         let board = self.board();
-        let next = self.next_moves(board)?;
-        let mut s = present::board_text(board, next.classes(), self.marks);
-        s.push_str(&present::table_text(&next, self.marks, self.marks));
+        let next = self.session.next_moves().map_err(|e| e.to_string())?;
+        let mut s = text::board(board, next.classes(), self.marks);
+        s.push_str(&text::table(&next, self.marks, self.marks));
         let mut notes = Vec::new();
         if let Some(y) = self.year_text() {
             notes.push(format!("years {y}"));
         }
-        if self.swap {
+        if self.session.swap() {
             notes.push("colour swap on".to_string());
         }
         if !notes.is_empty() {
             let _ = writeln!(s, "Filter: {}", notes.join(", "));
         }
-        let _ = writeln!(s, "{} to move", color_name(self.to_move));
+        let _ = writeln!(s, "{} to move", color_name(self.to_move()));
         Ok(s)
     }
 
@@ -329,7 +285,8 @@ impl<'a> Shell<'a> {
     }
 
     fn year_text(&self) -> Option<String> {
-        match (self.filter.year_from, self.filter.year_to) {
+        let filter = self.session.filter();
+        match (filter.year_from, filter.year_to) {
             (None, None) => None,
             (Some(f), Some(t)) if f == t => Some(f.to_string()),
             (Some(f), Some(t)) => Some(format!("{f} to {t}")),
@@ -339,26 +296,26 @@ impl<'a> Shell<'a> {
     }
 
     fn cmd_year(&mut self, args: &[&str]) -> CmdResult {
-        match args {
-            [] => {}
-            [w] if w.eq_ignore_ascii_case("off") => {
-                self.filter.year_from = None;
-                self.filter.year_to = None;
-            }
+        let years = match args {
+            [] => None,
+            [w] if w.eq_ignore_ascii_case("off") => Some((None, None)),
             [y] => {
                 let y = parse_year(y)?;
-                self.filter.year_from = Some(y);
-                self.filter.year_to = Some(y);
+                Some((Some(y), Some(y)))
             }
             [f, t] => {
                 let (f, t) = (parse_year(f)?, parse_year(t)?);
                 if f > t {
                     return Err(format!("year range {f} to {t} is empty"));
                 }
-                self.filter.year_from = Some(f);
-                self.filter.year_to = Some(t);
+                Some((Some(f), Some(t)))
             }
             _ => return Err("usage: year [FROM [TO]] | year off".into()),
+        };
+        if let Some((from, to)) = years {
+            let filter = self.session.filter_mut();
+            filter.year_from = from;
+            filter.year_to = to;
         }
         Ok(match self.year_text() {
             Some(y) => format!("Year filter: {y}\n"),
@@ -384,13 +341,8 @@ impl<'a> Shell<'a> {
             [n] => parse_count(n, "games")?,
             _ => return Err("usage: games [N]".into()),
         };
-        let filter = GameFilter {
-            limit,
-            offset: 0,
-            ..self.filter.clone()
-        };
-        let list = games::list(self.index, self.board(), &filter);
-        Ok(games::list_text(self.index, &list))
+        let list = self.session.games(Page::first(limit));
+        Ok(text::games(self.session.index(), &list))
     }
 
     fn cmd_replay(&mut self, args: &[&str]) -> CmdResult {
@@ -400,27 +352,14 @@ impl<'a> Shell<'a> {
             _ => return Err("usage: replay <game id> [move]".into()),
         };
         let id: u32 = id.parse().map_err(|_| format!("{id:?} is not a game id"))?;
-        let game = self.index.game(id).ok_or_else(|| {
-            format!(
-                "no game {id} (the index holds games 0 to {})",
-                self.index.game_count().saturating_sub(1)
-            )
-        })?;
         let at = match at {
             None => 0,
             Some(a) => a
                 .parse::<u32>()
                 .map_err(|_| format!("{a:?} is not a move number"))?,
         };
-        if at > game.move_count {
-            return Err(format!("game {id} has only {} moves", game.move_count));
-        }
-        self.replaying = Some(Replaying {
-            game: id,
-            at,
-            moves: game.move_count,
-        });
-        self.replay_text()
+        let view = self.session.open_game(id, at).map_err(|e| e.to_string())?;
+        Ok(replay_text(&view))
     }
 
     fn cmd_step(&mut self, args: &[&str], forward: bool) -> CmdResult {
@@ -434,81 +373,53 @@ impl<'a> Shell<'a> {
                 ))
             }
         };
-        let r = self
-            .replaying
-            .as_mut()
-            .ok_or("no game is being replayed (use `replay <game id>` first)")?;
-        let to = if forward {
-            r.at.saturating_add(n as u32).min(r.moves)
-        } else {
-            r.at.saturating_sub(n as u32)
-        };
-        if to == r.at {
-            return Err(if forward {
-                format!("game {} ends after move {}", r.game, r.moves)
-            } else {
-                "already at the start of the game".to_string()
-            });
-        }
-        r.at = to;
-        self.replay_text()
-    }
-
-    fn replay_text(&self) -> CmdResult {
-        let r = self.replaying.ok_or("no game is being replayed")?;
-        let game = self.index.game(r.game).ok_or("the game is gone")?;
-        let board = self
-            .index
-            .position(r.game, r.at)
-            .ok_or_else(|| format!("game {} cannot be replayed to move {}", r.game, r.at))?;
-        let mut moves = self.index.events(r.game).filter_map(Event::play);
-        let last = if r.at == 0 {
-            None
-        } else {
-            moves.nth(r.at as usize - 1)
-        };
-        let next = moves.next();
-        let mut s = String::new();
-        let header = format!(
-            "Game {}: {} {} (B) - {} {} (W), {}, {} {}",
-            game.id,
-            game.black,
-            game.black_rank,
-            game.white,
-            game.white_rank,
-            game.date,
-            games::result_text(&game),
-            game.event
-        );
-        let _ = writeln!(s, "{}", one_line(&header));
-        s.push_str(&present::board_text(&board, &[], 0));
-        let _ = write!(s, "Move {} of {}", r.at, r.moves);
-        if let Some((c, m)) = last {
-            let _ = write!(s, ", last {} {}", color_letter(c), Sgf(m));
-        }
-        if let Some((c, m)) = next {
-            let _ = write!(s, ", next {} {}", color_letter(c), Sgf(m));
-        }
-        let _ = writeln!(s);
-        Ok(s)
+        let view = self
+            .session
+            .step_game(n as u32, forward)
+            .map_err(|e| e.to_string())?;
+        Ok(replay_text(&view))
     }
 
     fn cmd_swap(&mut self, args: &[&str]) -> CmdResult {
         match args {
             [] => {}
-            [w] if w.eq_ignore_ascii_case("on") => self.swap = true,
-            [w] if w.eq_ignore_ascii_case("off") => self.swap = false,
+            [w] if w.eq_ignore_ascii_case("on") => self.session.set_swap(true),
+            [w] if w.eq_ignore_ascii_case("off") => self.session.set_swap(false),
             _ => return Err("usage: swap on|off".into()),
         }
         Ok(format!(
             "Colour swap: {}\n",
-            if self.swap { "on" } else { "off" }
+            if self.session.swap() { "on" } else { "off" }
         ))
     }
 }
 
-fn size19() -> Size {
-    Size::square(19).unwrap_or_else(|| unreachable!("19x19 is a valid size"))
+/// A replayed game: its players, result and event, the board, where it stands.
+fn replay_text(v: &GameView<'_>) -> String {
+    let game = &v.game;
+    let mut s = String::new();
+    let header = format!(
+        "Game {}: {} {} (B) - {} {} (W), {}, {} {}",
+        game.id,
+        game.black,
+        game.black_rank,
+        game.white,
+        game.white_rank,
+        game.date,
+        result_text(game),
+        game.event
+    );
+    let _ = writeln!(s, "{}", one_line(&header));
+    s.push_str(&text::board(&v.board, &[], 0));
+    let _ = write!(s, "Move {} of {}", v.at, v.moves);
+    if let Some((c, m)) = v.last {
+        let _ = write!(s, ", last {} {}", color_letter(c), Sgf(m));
+    }
+    if let Some((c, m)) = v.next {
+        let _ = write!(s, ", next {} {}", color_letter(c), Sgf(m));
+    }
+    let _ = writeln!(s);
+    s
 }
 
 fn color_name(c: Color) -> &'static str {
@@ -691,7 +602,7 @@ mod tests {
         let out = text(&mut shell, "play pd a");
         let dd = Point::new(3, 3);
         assert_eq!(shell.board().get(dd), Stone::Black, "{out}");
-        assert_eq!(shell.to_move, Color::White);
+        assert_eq!(shell.to_move(), Color::White);
         // The next class is W pp (or dp: the position is symmetric left to right), with
         // White to move: plain alternation again.
         text(&mut shell, "play a");
@@ -703,7 +614,7 @@ mod tests {
                 .count(),
             1
         );
-        assert_eq!(shell.to_move, Color::Black);
+        assert_eq!(shell.to_move(), Color::Black);
     }
 
     #[test]

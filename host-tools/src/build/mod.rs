@@ -51,7 +51,7 @@ pub use report::BuildReport;
 use sort::{Renumbering, SortPlan};
 
 /// What kind of file to build.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Profile {
     /// The desktop index: positions, next moves, games, game records.
     Desktop,

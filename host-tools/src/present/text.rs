@@ -1,51 +1,16 @@
-//! Showing search results: the SPEC's JSON, and bGo's text board with lettered next moves
-//! and a table of counts and win rates.
+//! Text for people: bGo's board with lettered next moves, the table of counts and win
+//! rates, and game lists.
 
 use std::fmt::Write;
 
 use kifudex_core::board::Board;
+use kifudex_core::index::Index;
 use kifudex_core::notation::Sgf;
 use kifudex_core::search::{NextMove, NextMoves};
-use kifudex_core::{Color, Move, Point, Size, Stone};
-use serde_json::{json, Value};
+use kifudex_core::{Move, Point, Size, Stone};
 
-/// The SPEC's `search --json` object.
-pub fn search_json<const N: usize>(board: &Board, next: &NextMoves<N>) -> Value {
-    let hashes = board.bgo_hashes().0;
-    let classes: Vec<Value> = next
-        .classes()
-        .iter()
-        .map(|c| {
-            let eq: Vec<String> = next
-                .equivalent(c)
-                .iter()
-                .map(|m| Sgf(*m).to_string())
-                .collect();
-            json!({
-                "move": Sgf(c.mv).to_string(),
-                "color": color_letter(c.color),
-                "count": c.count,
-                "equivalent": eq,
-                "black_wins": c.black_wins,
-                "white_wins": c.white_wins,
-            })
-        })
-        .collect();
-    json!({
-        "hash": hashes[0],
-        "hashes": hashes,
-        "total": next.total(),
-        "next": classes,
-    })
-}
-
-/// `"B"` or `"W"`.
-pub fn color_letter(c: Color) -> &'static str {
-    match c {
-        Color::Black => "B",
-        Color::White => "W",
-    }
-}
+use super::{color_letter, result_text};
+use crate::games::GameList;
 
 /// The star points of a board (none for unusual sizes, the centre for odd small ones).
 pub fn is_star_point(p: Point, size: Size) -> bool {
@@ -73,7 +38,7 @@ pub fn mark_letter(i: usize) -> char {
 
 /// bGo's text board: X black, O white, + star points, letters for the first `marks`
 /// next-move classes, the board hash under it.
-pub fn board_text(board: &Board, classes: &[NextMove], marks: usize) -> String {
+pub fn board(board: &Board, classes: &[NextMove], marks: usize) -> String {
     let size = board.size();
     let (w, h) = (size.width(), size.height());
     let letters: Vec<char> = (0..w.max(h)).map(|i| (b'A' + i) as char).collect();
@@ -111,7 +76,7 @@ pub fn board_text(board: &Board, classes: &[NextMove], marks: usize) -> String {
 
 /// The table of next moves: letter, move, colour, count, share of the total and the win
 /// rates of the games they come from.
-pub fn table_text<const N: usize>(next: &NextMoves<N>, marks: usize, limit: usize) -> String {
+pub fn table<const N: usize>(next: &NextMoves<N>, marks: usize, limit: usize) -> String {
     let mut s = String::new();
     let total = next.total();
     if total == 0 {
@@ -142,5 +107,31 @@ pub fn table_text<const N: usize>(next: &NextMoves<N>, marks: usize, limit: usiz
         let _ = writeln!(s, "   ... {} more", next.classes().len() - shown);
     }
     let _ = writeln!(s, "Total count: {total}");
+    s
+}
+
+/// A game list as a text table: one line per game (id, date, players, result, the move
+/// number where the position came, event).
+pub fn games(index: &Index<'_>, list: &GameList) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "{} games", list.matching);
+    for o in &list.games {
+        let Some(g) = index.game(o.game) else {
+            continue;
+        };
+        let _ = writeln!(
+            s,
+            "{:>6}  {:<10}  {} {} - {} {}  {}  move {}  {}",
+            g.id,
+            g.date,
+            g.black,
+            g.black_rank,
+            g.white,
+            g.white_rank,
+            result_text(&g),
+            o.move_number + 1,
+            g.event
+        );
+    }
     s
 }
