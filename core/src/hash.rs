@@ -17,7 +17,7 @@ use crate::point::{Color, Point, Size, Stone, MAX_POINTS};
 use crate::pointset::PointSet;
 use crate::transform::{Transform, TransformSet};
 
-/// bGo's 361 hash constants, index `y * 19 + x` (from `reference/bgo-hash-table.json`).
+/// bGo's 361 hash constants, index `y * 19 + x` (bGo's own table, `docs/HASH.md`).
 #[rustfmt::skip]
 pub const BGO_TABLE: [i32; MAX_POINTS] = [
     // One line per board row, y = 0 (the top) first; x from the left.
@@ -391,7 +391,7 @@ mod tests {
 
     #[test]
     fn centre_point_golden() {
-        // reference/README.md: B jj hashes to 124446377 under all eight transforms.
+        // docs/HASH.md (bGo's published value): B jj hashes to 124446377 under all eight transforms.
         let mut h = BgoHashes::default();
         h.toggle(Color::Black, Point::new(9, 9), Size::STANDARD, 1);
         assert_eq!(h.0, [124446377; 8]);

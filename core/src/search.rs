@@ -8,7 +8,7 @@
 //! ([`NextMoves`]). The index, an index filtered by game, and the book are sources; the
 //! command line, the shell and the hint handler all search through it.
 //!
-//! Classes are ordered as SPEC.md says: by count, highest first; ties by colour (Black
+//! Classes are ordered as `docs/JSON.md` says (search order): by count, highest first; ties by colour (Black
 //! first), then by `y * 19 + x` of the shown move, a pass last.
 //!
 //! **The shown move of a class.** For a position without symmetry a class is one point.
@@ -200,7 +200,7 @@ impl<const N: usize> NextMoves<N> {
             .map_err(|_| SearchError::TooManyClasses)
     }
 
-    /// Sorts the classes in SPEC order. Call once after the last [`NextMoves::add`].
+    /// Sorts the classes in search order. Call once after the last [`NextMoves::add`].
     pub fn finish(&mut self) {
         self.classes.sort_unstable_by(|a, b| {
             b.count
@@ -210,7 +210,7 @@ impl<const N: usize> NextMoves<N> {
         });
     }
 
-    /// The classes (in SPEC order once [`NextMoves::finish`] was called).
+    /// The classes (in search order once [`NextMoves::finish`] was called).
     pub fn classes(&self) -> &[NextMove] {
         &self.classes
     }

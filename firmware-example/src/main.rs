@@ -1,4 +1,4 @@
-//! kifudex's microcontroller example: the hint protocol (SPEC.md) on UART0, answered from a
+//! kifudex's microcontroller example: the hint protocol (docs/HINTS.md) on UART0, answered from a
 //! book in flash by `kifudex_core::hints` — the same handler as `kifudex hints`, so the replies
 //! are the same bytes. LED frames, the book's summary and the measurements go to semihosting
 //! standard error, never to the UART. No heap.

@@ -1,4 +1,4 @@
-//! `kifudex hints`: the hint protocol (SPEC.md) on standard input and output, answered by
+//! `kifudex hints`: the hint protocol (docs/HINTS.md) on standard input and output, answered by
 //! the very handler the firmware runs ([`kifudex_core::hints`]) through
 //! `embedded-io-adapters`, so the replies are the firmware's bytes. Standard output carries
 //! the replies only; the LED frames (with `--leds`) and warnings go to standard error.

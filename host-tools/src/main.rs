@@ -36,7 +36,7 @@ enum Command {
         /// in memory).
         index: Option<PathBuf>,
     },
-    /// Answer the hint protocol (SPEC.md) from a book: requests on standard input, one
+    /// Answer the hint protocol (docs/HINTS.md) from a book: requests on standard input, one
     /// reply line each on standard output, as the firmware answers on its UART.
     Hints {
         /// The book (`kifudex build --profile mcu`).
@@ -120,7 +120,7 @@ struct PositionArgs {
 struct SearchArgs {
     #[command(flatten)]
     position: PositionArgs,
-    /// Print the SPEC's JSON object.
+    /// Print the JSON object of docs/JSON.md.
     #[arg(long)]
     json: bool,
     /// Also find the colour-swapped position and add its moves with colours exchanged.

@@ -684,7 +684,7 @@ mod tests {
         text(&mut shell, "play pd dp pp dd");
         let out = text(&mut shell, "rotations");
         // B pd pp, W dp dd: only the flip top-bottom (2) maps it onto itself; bGo's
-        // published hashes (reference/README.md).
+        // published hashes (docs/HASH.md).
         let hash = |t: &str| {
             out.lines()
                 .find(|l| l.trim_start().starts_with(t))

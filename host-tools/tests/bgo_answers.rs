@@ -1,4 +1,4 @@
-//! bGo's own next-move answers on its own test archive (`reference/README.md`), reproduced
+//! bGo's own next-move answers on its own test archive (`docs/JSON.md`), reproduced
 //! through `kifudex build --max-moves 30` and `kifudex search --json`.
 
 use std::path::PathBuf;

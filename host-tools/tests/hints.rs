@@ -1,4 +1,4 @@
-//! `kifudex hints`: the hint protocol (SPEC.md) on books built from real games, checked
+//! `kifudex hints`: the hint protocol (docs/HINTS.md) on books built from real games, checked
 //! against `kifudex search --json` on a desktop index of the same games and, where QEMU is
 //! installed, against the firmware's UART replies byte for byte.
 
@@ -428,7 +428,7 @@ fn cross() -> &'static Cross {
             push(&mut requests, format!("board 9 {}", p.cells).as_bytes(), e);
             n_nine += 1;
         }
-        // Malformed requests, among them the SPEC's examples of errors.
+        // Malformed requests, among them the documented examples of errors.
         let long = format!("moves {}", ["pd", "dp"].repeat(400).join(","));
         let noise: Vec<u8> = (0..300u32)
             .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)

@@ -1,7 +1,7 @@
 //! An independent second computation of next-move statistics, checked against the index.
 //!
-//! Everything that decides the answer is re-implemented here from `SPEC.md` and
-//! `reference/README.md`, sharing no code with the core's board, transforms, hashes or
+//! Everything that decides the answer is re-implemented here from `docs/JSON.md` and
+//! `docs/HASH.md`, sharing no code with the core's board, transforms, hashes or
 //! search: a plain array board with flood-fill captures, the 8 transforms written from
 //! bGo's table, and a naive scan of every position of every game. Only the SGF parser
 //! (the game records themselves) is shared with the index build.
@@ -128,7 +128,7 @@ impl Naive {
     }
 }
 
-/// bGo's transform `t` of (x, y) on a `w` x `h` board (table of `reference/README.md`);
+/// bGo's transform `t` of (x, y) on a `w` x `h` board (table of `docs/HASH.md`);
 /// `None` for transforms that a non-square board does not have.
 fn transform(t: usize, x: usize, y: usize, w: usize, h: usize) -> Option<(usize, usize)> {
     let (mx, my) = (w - 1, h - 1);

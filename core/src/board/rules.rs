@@ -15,7 +15,7 @@ pub enum KoRule {
     #[default]
     Simple,
     /// No move may recreate an earlier position (enforced by [`crate::replay::Replay`];
-    /// a lone [`Board`] applies the simple ko rule).
+    /// a lone [`Board`](super::Board) applies the simple ko rule).
     PositionalSuperko,
 }
 

@@ -10,7 +10,7 @@ use crate::transform::Transform;
 /// [`Hashed`] (the default) keeps the 8 bGo hashes and the 8 Zobrist keys: what replaying
 /// games for an index needs, position after position. [`StonesOnly`] keeps nothing more:
 /// a query that needs the keys of one final position computes them once at the end
-/// ([`Board::position_key`]), which on a microcontroller costs a fraction of
+/// ([`Board::position_key`](super::Board::position_key)), which on a microcontroller costs a fraction of
 /// keeping 16 values per stone up to date.
 pub trait Tracking: Clone + core::fmt::Debug + PartialEq + Eq + Default {
     /// A stone of `color` at `(x, y)` was added (`add`) or removed on a board of `size`.

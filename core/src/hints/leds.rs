@@ -22,7 +22,7 @@ pub struct LedPoint {
 }
 
 /// What the board's LEDs show after a reply: the points of the replied classes, brightest
-/// first (SPEC order), at most [`MAX_HINTS`]. Empty after an error.
+/// first (search order), at most [`MAX_HINTS`]. Empty after an error.
 ///
 /// Displayed as `leds pd:255 dp:120` (the word `leds`, then `point:brightness`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -1,4 +1,4 @@
-//! The hint protocol (SPEC.md, "The hint protocol"): requests read line by line from a byte
+//! The hint protocol (`docs/HINTS.md`): requests read line by line from a byte
 //! stream, answered from a microcontroller [`Book`](crate::book::Book) with one reply line each. The same code
 //! serves `kifudex hints` on the desktop (standard input and output) and the firmware (its
 //! UART), so both answer with the same bytes.

@@ -13,7 +13,7 @@
 //! | SGN ([`SgnParser`], [`write_sgn`]) | `19x19 Q16b D4w` or `19x19,Q16b,D4w` | bottom left | insensitive |
 //! | moves list ([`parse_moves`], [`write_moves`]) | `pd,dp,pass` | top left | as SGF |
 //!
-//! A pass is printed `pass` by every printer here (the SPEC's output convention), except
+//! A pass is printed `pass` by every printer here (kifudex's output convention), except
 //! [`SgfValue`], which writes an SGF property value (empty for a pass), and SGN, which writes
 //! `passb` / `passw` (a pass carries its colour there).
 

@@ -26,7 +26,7 @@ pub const fn sgf_letter(v: u8) -> Option<char> {
 
 /// A move read from SGF letters for a given board.
 ///
-/// Records do contain moves off their board (the SPEC says such a move ends the game's main
+/// Records do contain moves off their board (such a move ends the game's main
 /// line), so an off-board point is a value here, not an error: the caller sees the point.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -110,7 +110,7 @@ fn write_sgf_point<W: Write + ?Sized>(f: &mut W, p: Point) -> fmt::Result {
     f.write_char(sgf_letter(p.y).unwrap_or('?'))
 }
 
-/// Prints a move in SGF letters: `pd`, and `pass` for a pass (the SPEC's output convention).
+/// Prints a move in SGF letters: `pd`, and `pass` for a pass (kifudex's output convention).
 ///
 /// A coordinate of 52 or more (which no parser here produces) is printed `?`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
