@@ -36,12 +36,10 @@ pub fn encode(c: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> R
             .into_iter()
             .filter(|&(_, n)| n >= opts.min_count)
             .collect();
-        // Most played first; ties by colour then point, as the search orders them.
-        moves.sort_by(|a, b| {
-            b.1.cmp(&a.1)
-                .then((a.0 >> 9).cmp(&(b.0 >> 9)))
-                .then((a.0 & 0x1ff).cmp(&(b.0 & 0x1ff)))
-        });
+        // Most played first; ties by colour (Black first) then point, as the search
+        // orders them.
+        let order = |code: u16| decode_move(code as u64).map(|(color, mv)| (color, mv.code()));
+        moves.sort_by(|a, b| b.1.cmp(&a.1).then(order(a.0).cmp(&order(b.0))));
         if let Some(cap) = opts.max_next {
             moves.truncate(cap as usize);
         }
