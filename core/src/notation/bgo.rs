@@ -70,21 +70,8 @@ mod tests {
     extern crate std;
 
     use super::*;
+    use crate::notation::tests::{pt, s19, sq};
     use std::string::ToString;
-
-    fn s19() -> Size {
-        Size::STANDARD
-    }
-
-    fn sq(n: u8) -> Size {
-        Size::square(n).unwrap()
-    }
-
-    fn pt(x: u8, y: u8) -> Point {
-        Point::new(x, y)
-    }
-
-    // ----- bGo -----
 
     #[test]
     fn bgo_letters() {

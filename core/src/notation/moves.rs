@@ -133,26 +133,13 @@ mod tests {
     extern crate std;
 
     use super::*;
+    use crate::notation::tests::{pt, s19, sq};
     use std::string::String;
     use std::vec::Vec;
-
-    fn s19() -> Size {
-        Size::STANDARD
-    }
-
-    fn sq(n: u8) -> Size {
-        Size::square(n).unwrap()
-    }
-
-    fn pt(x: u8, y: u8) -> Point {
-        Point::new(x, y)
-    }
 
     fn moves(s: &str, size: Size) -> Vec<Result<Move, NotationError>> {
         parse_moves(s, size).collect()
     }
-
-    // ----- moves lists -----
 
     #[test]
     fn moves_lists() {

@@ -218,27 +218,14 @@ mod tests {
     extern crate std;
 
     use super::*;
+    use crate::notation::tests::{pt, s19, sq};
     use std::string::String;
     use std::vec::Vec;
-
-    fn s19() -> Size {
-        Size::STANDARD
-    }
-
-    fn sq(n: u8) -> Size {
-        Size::square(n).unwrap()
-    }
-
-    fn pt(x: u8, y: u8) -> Point {
-        Point::new(x, y)
-    }
 
     fn sgn_items(s: &str) -> (Size, Vec<Result<SgnItem, NotationError>>) {
         let (size, it) = parse_sgn(s).unwrap();
         (size, it.collect())
     }
-
-    // ----- SGN -----
 
     #[test]
     fn sgn_seed_example() {

@@ -8,11 +8,18 @@ use proptest::prelude::*;
 use std::string::{String, ToString};
 use std::vec::Vec;
 
-fn s19() -> Size {
+/// The 19x19 board (for the tests of every notation).
+pub(crate) fn s19() -> Size {
     Size::STANDARD
 }
 
-fn pt(x: u8, y: u8) -> Point {
+/// An `n` x `n` board.
+pub(crate) fn sq(n: u8) -> Size {
+    Size::square(n).unwrap()
+}
+
+/// The point `(x, y)`.
+pub(crate) fn pt(x: u8, y: u8) -> Point {
     Point::new(x, y)
 }
 

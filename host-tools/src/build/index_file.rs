@@ -53,25 +53,23 @@ fn game_row<'a>(
 ) -> GameRow {
     let info = &g.record.info;
     let result = info.result.as_ref();
-    let mut text = |t: Option<&'a str>| strings.id(t);
-    // In the order of the row, as ids are given in order of first use.
-    let [black, white, black_rank, white_rank, event, round, place, date, result_raw, path, member] =
-        [
-            info.black.as_deref(),
-            info.white.as_deref(),
-            info.black_rank.as_deref(),
-            info.white_rank.as_deref(),
-            info.event.as_deref(),
-            info.round.as_deref(),
-            info.place.as_deref(),
-            info.date.as_deref(),
-            result.map(|r| r.raw.as_str()),
-            Some(g.record.source.path.as_str()),
-            g.record.source.member.as_deref(),
-        ]
-        .map(&mut text);
-    let rules = text(info.rules.as_deref());
-    let name = text(info.game_name.as_deref());
+    // In the order of GameStrings::ids, which is the order ids are given in (first use).
+    let ids = [
+        info.black.as_deref(),
+        info.white.as_deref(),
+        info.black_rank.as_deref(),
+        info.white_rank.as_deref(),
+        info.event.as_deref(),
+        info.round.as_deref(),
+        info.place.as_deref(),
+        info.date.as_deref(),
+        result.map(|r| r.raw.as_str()),
+        Some(g.record.source.path.as_str()),
+        g.record.source.member.as_deref(),
+        info.rules.as_deref(),
+        info.game_name.as_deref(),
+    ]
+    .map(|t| strings.id(t));
     GameRow {
         move_start,
         move_count: g.moves.len() as u32,
@@ -84,21 +82,7 @@ fn game_row<'a>(
         winner: result.and_then(|r| r.winner),
         margin: result.map_or(kifudex_core::outcome::Margin::Unknown, |r| r.margin),
         komi: info.komi,
-        strings: GameStrings {
-            black,
-            white,
-            black_rank,
-            white_rank,
-            event,
-            round,
-            place,
-            date,
-            result: result_raw,
-            path,
-            member,
-            rules,
-            name,
-        },
+        strings: GameStrings::from_ids(ids),
         tree: g.record.source.tree_index as u32,
     }
 }
