@@ -1,7 +1,7 @@
 //! [`Event`]: one step along a game record — a setup stone or a move.
 //!
 //! The one type for it: the SGF reader's main lines, the builder's replay, the games stored
-//! in an index and the board with undo
+//! in an index ([`crate::stored::StoredGame::events`]) and the board with undo
 //! ([`crate::Replay`]) all speak in events.
 
 use crate::board::{Board, MoveError, Tracking};
