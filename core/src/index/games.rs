@@ -117,6 +117,7 @@ impl StoredGame for IndexGame<'_> {
 }
 
 impl<'a> Index<'a> {
+    #[inline(always)]
     fn string(&self, id: u32) -> &'a str {
         let (a, b) = (
             self.string_index.at(id as usize),
