@@ -65,7 +65,7 @@ impl BitWriter {
         self.count
     }
 
-    /// Appends a record (its bits above `width` must be zero; they are dropped).
+    /// Appends a record (its bits above `width` must be zero).
     #[inline]
     pub fn push(&mut self, v: u64) {
         debug_assert!(
@@ -73,11 +73,6 @@ impl BitWriter {
             "value {v} wider than {} bits",
             self.width
         );
-        let v = if self.width == 64 {
-            v
-        } else {
-            v & ((1u64 << self.width) - 1)
-        };
         self.acc |= (v as u128) << self.acc_bits;
         self.acc_bits += self.width;
         if self.acc_bits >= 64 {
