@@ -156,6 +156,7 @@ pub mod notation;
 pub mod outcome;
 pub mod point;
 pub mod pointset;
+pub mod predict;
 pub mod query;
 pub mod replay;
 pub mod search;

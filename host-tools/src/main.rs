@@ -46,6 +46,8 @@ enum Command {
         #[arg(long)]
         leds: bool,
     },
+    /// Learn the move predictor from an index's games and measure it on held-out games.
+    Predict(PredictArgs),
     /// What an index holds.
     Info {
         /// The index file.
@@ -101,6 +103,41 @@ impl From<ProfileArg> for Profile {
             ProfileArg::Mcu => Profile::Mcu,
         }
     }
+}
+
+#[derive(Args, Debug)]
+struct PredictArgs {
+    /// The index whose games are learnt from (and tested on).
+    #[arg(long)]
+    index: PathBuf,
+    /// Train on all games but one in N, test on the rest (split by a hash of each game's
+    /// setup and first 40 moves) and print top-1/top-5 by move bucket.
+    #[arg(long)]
+    eval: bool,
+    /// One game in N is a test game.
+    #[arg(long, default_value_t = 10)]
+    test_every: u64,
+    /// Keep the patterns played at least N times.
+    #[arg(long, default_value_t = 3)]
+    min_count: u32,
+    /// Keep at most N patterns (0: all).
+    #[arg(long, default_value_t = 0)]
+    max_patterns: usize,
+    /// Positions sampled for training, per mille.
+    #[arg(long, default_value_t = 250)]
+    sample: u32,
+    /// Rounds of minorization-maximization.
+    #[arg(long, default_value_t = 12)]
+    iterations: usize,
+    /// Virtual wins and losses of each pattern against its smaller pattern.
+    #[arg(long, default_value_t = 1.0)]
+    prior: f64,
+    /// Positions learnt as snapshots (last moves hidden), per mille.
+    #[arg(long, default_value_t = 0)]
+    hide: u32,
+    /// Test games evaluated (one in N of the test games; 1: all).
+    #[arg(long, default_value_t = 1)]
+    eval_every: usize,
 }
 
 #[derive(Args, Debug)]
@@ -303,6 +340,38 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Hints { index, leds } => {
             let bytes = open_index_file(&index)?;
             kifudex::hints::run_stdio(&bytes, &index.display().to_string(), leds)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Predict(a) => {
+            let bytes = open_index_file(&a.index)?;
+            let index = open(&bytes, &a.index.display().to_string())?;
+            let all = kifudex::predict::games::from_index(&index);
+            let (test, train): (Vec<_>, Vec<_>) = all
+                .iter()
+                .partition(|g| a.eval && kifudex::predict::games::is_test(g, a.test_every));
+            eprintln!("{} training games, {} test games", train.len(), test.len());
+            let opts = kifudex::predict::TrainOptions {
+                min_count: a.min_count,
+                max_patterns: a.max_patterns,
+                keep_per_mille: a.sample,
+                iterations: a.iterations,
+                prior: a.prior,
+                hide_per_mille: a.hide,
+                ..Default::default()
+            };
+            let model = kifudex::predict::train(&train, &opts, |m| eprintln!("{m}"));
+            if a.eval {
+                let w = kifudex::predict::FineWeights::new(&model);
+                let test: Vec<_> = test.into_iter().step_by(a.eval_every.max(1)).collect();
+                for mode in [
+                    kifudex::predict::eval::Mode::Moves,
+                    kifudex::predict::eval::Mode::Snapshot,
+                ] {
+                    let r = kifudex::predict::eval::evaluate(&test, &w, mode);
+                    println!("{mode:?}, {} test games:", r.games);
+                    print!("{}", kifudex::predict::eval::report_text(&r));
+                }
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Info { index } => {

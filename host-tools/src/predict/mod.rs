@@ -1,0 +1,201 @@
+//! Learning the move predictor from game records, and measuring it.
+//!
+//! [`train`]: harvest the patterns played often enough ([`harvest`]), sample training
+//! positions into candidate feature records ([`dataset`]), learn the feature strengths by
+//! minorization-maximization ([`mm`]). [`eval::evaluate`] ranks the played moves of
+//! held-out games ([`games::is_test`] splits them off by a hash of their opening, so two
+//! records of one game are never on both sides).
+
+pub mod dataset;
+pub mod eval;
+pub mod games;
+pub mod harvest;
+pub mod mm;
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use kifudex_core::predict::features::GROUPS;
+use kifudex_core::predict::{Group, Weights};
+
+use games::Game;
+use harvest::Pattern;
+use mm::Gammas;
+
+/// How a model is learnt.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainOptions {
+    /// Learn from the moves before this move number of each game.
+    pub max_moves: usize,
+    /// Keep the patterns played at least this often.
+    pub min_count: u32,
+    /// Keep at most this many patterns (the most played; 0: no cap).
+    pub max_patterns: usize,
+    /// Sample this many positions in 1000 for MM.
+    pub keep_per_mille: u32,
+    /// Rounds of MM.
+    pub iterations: usize,
+    /// Virtual wins and losses of each pattern, against its pattern one size smaller.
+    pub prior: f64,
+    /// Learn this many positions in 1000 as board snapshots, their last moves unknown.
+    pub hide_per_mille: u32,
+}
+
+impl Default for TrainOptions {
+    fn default() -> Self {
+        TrainOptions {
+            max_moves: 400,
+            min_count: 3,
+            max_patterns: 0,
+            keep_per_mille: 250,
+            iterations: 12,
+            prior: 1.0,
+            hide_per_mille: 0,
+        }
+    }
+}
+
+/// A learnt model: the harvested patterns (pattern feature `i + 1` is `patterns[i]`) and
+/// the strengths.
+#[derive(Clone, Debug)]
+pub struct Model {
+    /// The patterns, most played first.
+    pub patterns: Vec<Pattern>,
+    /// The strengths.
+    pub gammas: Gammas,
+}
+
+/// Keeps the first `max` patterns of a list sorted by count, cut at a count boundary so
+/// that the kept set holds, with each pattern, all its smaller ones.
+pub fn cap_patterns(mut patterns: Vec<Pattern>, max: usize) -> Vec<Pattern> {
+    if max == 0 || patterns.len() <= max {
+        return patterns;
+    }
+    let cut = patterns[max].count;
+    patterns.retain(|p| p.count > cut);
+    patterns
+}
+
+/// Learns a model from `games`, reporting each phase to `log`.
+pub fn train(games: &[&Game], opts: &TrainOptions, mut log: impl FnMut(&str)) -> Model {
+    let t = Instant::now();
+    let patterns = harvest::harvest(games, opts.max_moves, opts.min_count);
+    let patterns = cap_patterns(patterns, opts.max_patterns);
+    log(&format!(
+        "harvested {} patterns (played at least {} times) in {:.1} s",
+        patterns.len(),
+        patterns.last().map_or(opts.min_count, |p| p.count),
+        t.elapsed().as_secs_f64()
+    ));
+    let index: HashMap<u64, u32> = patterns
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.key, i as u32 + 1))
+        .collect();
+    let t = Instant::now();
+    let ds = dataset::build(
+        games,
+        &index,
+        opts.max_moves,
+        opts.keep_per_mille,
+        opts.hide_per_mille,
+    );
+    log(&format!(
+        "sampled {} positions, {} candidate records, {} tuples in {:.1} s",
+        ds.positions(),
+        ds.pattern.len(),
+        ds.tuples.len(),
+        t.elapsed().as_secs_f64()
+    ));
+    let mut parent = vec![0u32];
+    parent.extend(
+        patterns
+            .iter()
+            .map(|p| index.get(&p.parent).copied().unwrap_or(0)),
+    );
+    let prior = mm::Prior {
+        strength: opts.prior,
+        parent,
+    };
+    let t = Instant::now();
+    let wins = dataset::wins(
+        games,
+        &index,
+        patterns.len() + 1,
+        opts.max_moves,
+        opts.hide_per_mille,
+    );
+    log(&format!(
+        "counted the wins of {} positions in {:.1} s",
+        wins.positions,
+        t.elapsed().as_secs_f64()
+    ));
+    let t = Instant::now();
+    let gammas = mm::train(
+        &ds,
+        &wins,
+        Gammas::ones(patterns.len() + 1),
+        &prior,
+        opts.iterations,
+        |it, ll| {
+            log(&format!(
+                "MM round {}: log-likelihood per position {ll:.4} ({:.1} s)",
+                it + 1,
+                t.elapsed().as_secs_f64()
+            ))
+        },
+    );
+    Model { patterns, gammas }
+}
+
+/// Log-strengths in 1/1024 nat: a model's strengths as the ranker reads them, unrounded
+/// for practical purposes (the book's table rounds them coarser).
+#[derive(Clone, Debug)]
+pub struct FineWeights {
+    patterns: HashMap<u64, i32>,
+    unknown: i32,
+    groups: Vec<Vec<i32>>,
+}
+
+fn log_fixed(g: f64) -> i32 {
+    (g.ln() * 1024.0).round() as i32
+}
+
+impl FineWeights {
+    /// The weights of `model`.
+    pub fn new(model: &Model) -> FineWeights {
+        FineWeights {
+            patterns: model
+                .patterns
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (p.key, log_fixed(model.gammas.pattern[i + 1])))
+                .collect(),
+            unknown: log_fixed(model.gammas.pattern[0]),
+            groups: model
+                .gammas
+                .groups
+                .iter()
+                .map(|g| g.iter().map(|&v| log_fixed(v)).collect())
+                .collect(),
+        }
+    }
+}
+
+impl Weights for FineWeights {
+    fn pattern(&self, _size: usize, key: u64) -> Option<i32> {
+        self.patterns.get(&key).copied()
+    }
+
+    fn unknown_pattern(&self) -> i32 {
+        self.unknown
+    }
+
+    fn group(&self, group: Group, value: u8) -> i32 {
+        let g = group as usize;
+        if g >= GROUPS {
+            return 0;
+        }
+        self.groups[g].get(value as usize).copied().unwrap_or(0)
+    }
+}
