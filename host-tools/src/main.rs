@@ -361,15 +361,20 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             let model = kifudex::predict::train(&train, &opts, |m| eprintln!("{m}"));
             if a.eval {
-                let w = kifudex::predict::FineWeights::new(&model);
+                use kifudex::predict::eval::{evaluate, report_text, Mode};
+                let (header, bytes, stats) = kifudex::predict::table(&model, &Default::default());
+                eprintln!("table: {stats:?}, weight step {}", header.weight_step);
+                let table = kifudex_core::predict::Predictor::open(&header, &bytes)
+                    .map_err(|e| anyhow::anyhow!("table: {e}"))?;
+                let fine = kifudex::predict::FineWeights::new(&model);
                 let test: Vec<_> = test.into_iter().step_by(a.eval_every.max(1)).collect();
-                for mode in [
-                    kifudex::predict::eval::Mode::Moves,
-                    kifudex::predict::eval::Mode::Snapshot,
-                ] {
-                    let r = kifudex::predict::eval::evaluate(&test, &w, mode);
-                    println!("{mode:?}, {} test games:", r.games);
-                    print!("{}", kifudex::predict::eval::report_text(&r));
+                for mode in [Mode::Moves, Mode::Snapshot] {
+                    let r = evaluate(&test, &fine, mode);
+                    println!("{mode:?}, unrounded, {} test games:", r.games);
+                    print!("{}", report_text(&r));
+                    let r = evaluate(&test, &table, mode);
+                    println!("{mode:?}, table, {} test games:", r.games);
+                    print!("{}", report_text(&r));
                 }
             }
             Ok(ExitCode::SUCCESS)

@@ -11,11 +11,14 @@
 //!
 //! - [`shape`]: the pattern geometry (rings, symmetries, Zobrist values);
 //! - [`features`]: a position analysed once, the features of each candidate;
-//! - [`rank`]: candidates ranked by a model's integer log-strengths.
+//! - [`rank`]: candidates ranked by a model's integer log-strengths;
+//! - [`table`]: the learnt table as a book stores it.
 
 pub mod features;
 pub mod rank;
 pub mod shape;
+pub mod table;
 
 pub use features::{Analysis, Features, Group, History};
 pub use rank::{best, score, Guess, Weights, MAX_GUESSES};
+pub use table::{Predictor, PredictorHeader};

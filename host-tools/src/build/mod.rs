@@ -25,7 +25,7 @@
 //! | `output.rs` | atomic output |
 //! | `report.rs` | what a build read, skipped and measured |
 
-mod bits;
+pub(crate) mod bits;
 pub mod book_file;
 mod gather;
 pub mod index_file;

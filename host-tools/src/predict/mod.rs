@@ -11,6 +11,7 @@ pub mod eval;
 pub mod games;
 pub mod harvest;
 pub mod mm;
+pub mod table;
 
 use std::collections::HashMap;
 use std::time::Instant;
@@ -198,4 +199,19 @@ impl Weights for FineWeights {
         }
         self.groups[g].get(value as usize).copied().unwrap_or(0)
     }
+}
+
+/// The table of `model` alone, as a book would hold it: its header and the bytes its
+/// sections lie in (for measuring it without a book).
+pub fn table(
+    model: &Model,
+    opts: &table::TableOptions,
+) -> (
+    kifudex_core::predict::PredictorHeader,
+    Vec<u8>,
+    table::TableStats,
+) {
+    let mut body = crate::build::bits::Body::default();
+    let (header, stats) = table::encode(model, opts, &mut body);
+    (header, body.bytes(), stats)
 }
