@@ -46,6 +46,10 @@ enum Command {
         #[arg(long)]
         leds: bool,
     },
+    /// Local pattern statistics: the 3x3, diamond and 5x5 patterns around the played
+    /// moves (canonical under the 8 symmetries, colours as the mover sees them), how often
+    /// each was played when it was there, and the most frequent openings.
+    Patterns(PatternsArgs),
     /// Learn the move predictor from an index's games and measure it on held-out games.
     Predict(PredictArgs),
     /// What an index holds.
@@ -103,6 +107,28 @@ impl From<ProfileArg> for Profile {
             ProfileArg::Mcu => Profile::Mcu,
         }
     }
+}
+
+#[derive(Args, Debug)]
+struct PatternsArgs {
+    /// The index whose games are counted.
+    #[arg(long)]
+    index: PathBuf,
+    /// Patterns listed per shape.
+    #[arg(long, default_value_t = 20)]
+    top: usize,
+    /// Moves of an opening sequence.
+    #[arg(long, default_value_t = 10)]
+    opening_moves: usize,
+    /// Opening sequences listed.
+    #[arg(long, default_value_t = 10)]
+    openings: usize,
+    /// Count only the moves before move N of each game.
+    #[arg(long)]
+    max_moves: Option<usize>,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -340,6 +366,25 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Hints { index, leds } => {
             let bytes = open_index_file(&index)?;
             kifudex::hints::run_stdio(&bytes, &index.display().to_string(), leds)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Patterns(a) => {
+            let bytes = open_index_file(&a.index)?;
+            let index = open(&bytes, &a.index.display().to_string())?;
+            let games = kifudex::predict::games::from_index(&index);
+            let games: Vec<_> = games.iter().collect();
+            let opts = kifudex::patterns::PatternOptions {
+                top: a.top,
+                opening_moves: a.opening_moves,
+                openings: a.openings,
+                max_moves: a.max_moves,
+            };
+            let stats = kifudex::patterns::collect(&games, &opts);
+            if a.json {
+                println!("{}", kifudex::patterns::json(&stats));
+            } else {
+                print!("{}", kifudex::patterns::text(&stats));
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Predict(a) => {

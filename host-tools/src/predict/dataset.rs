@@ -2,7 +2,7 @@
 //! candidate as its pattern feature and its tuple of group values, candidates with equal
 //! features merged with a multiplicity, and which one was played.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use rayon::prelude::*;
 

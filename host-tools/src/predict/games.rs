@@ -105,5 +105,5 @@ pub fn is_test(game: &Game, every: u64) -> bool {
     let mut z = split_key(game);
     z = (z ^ (z >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
     z ^= z >> 33;
-    every > 0 && z % every == 0
+    every > 0 && z.is_multiple_of(every)
 }

@@ -176,14 +176,9 @@ pub fn train(
                 let v = vals[gi] as usize;
                 den[v] += st * tv / g.groups[gi][v];
             }
-            for v in 1..den.len() {
-                g.groups[gi][v] = update(
-                    g.groups[gi][v],
-                    wins.groups[gi][v],
-                    scale * den[v],
-                    1.0,
-                    1.0,
-                );
+            for (v, d) in den.iter().enumerate().skip(1) {
+                let w = wins.groups[gi][v];
+                g.groups[gi][v] = update(g.groups[gi][v], w, scale * d, 1.0, 1.0);
             }
         }
     }

@@ -13,7 +13,7 @@ pub mod harvest;
 pub mod mm;
 pub mod table;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::time::Instant;
 
 use kifudex_core::predict::features::GROUPS;

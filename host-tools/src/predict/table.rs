@@ -94,9 +94,9 @@ pub fn encode(
         bw.push(s);
     }
     let mut gw = BitWriter::new(32);
-    for g in 0..GROUPS {
-        for v in 0..GROUP_VALUES[g] as usize {
-            gw.push(log_weight(model.gammas.groups[g][v]) as u32 as u64);
+    for (values, gammas) in GROUP_VALUES.iter().zip(&model.gammas.groups).take(GROUPS) {
+        for &g in gammas.iter().take(*values as usize) {
+            gw.push(log_weight(g) as u32 as u64);
         }
     }
     let buckets = body.packed(bw);
