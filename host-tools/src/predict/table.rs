@@ -122,3 +122,119 @@ pub fn encode(
     };
     (header, stats)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::predict::harvest::Pattern;
+    use crate::predict::mm::Gammas;
+    use kifudex_core::format::FormatError;
+    use kifudex_core::predict::features::ALL_GROUPS;
+    use kifudex_core::predict::{Predictor, Weights};
+
+    fn model(n: usize) -> Model {
+        let mut z = 0x1234_5678_9abc_def0u64;
+        let mut next = || {
+            z ^= z << 13;
+            z ^= z >> 7;
+            z ^= z << 17;
+            z
+        };
+        let patterns: Vec<Pattern> = (0..n)
+            .map(|i| Pattern {
+                size: (i % 10) as u8,
+                key: next(),
+                count: (n - i) as u32,
+                parent: 0,
+            })
+            .collect();
+        let mut gammas = Gammas::ones(n + 1);
+        for (i, g) in gammas.pattern.iter_mut().enumerate() {
+            *g = ((i % 97) as f64 / 10.0 - 4.0).exp();
+        }
+        for (gi, g) in gammas.groups.iter_mut().enumerate() {
+            for (v, x) in g.iter_mut().enumerate().skip(1) {
+                *x = ((gi * 7 + v) as f64 / 5.0 - 2.0).exp();
+            }
+        }
+        Model { patterns, gammas }
+    }
+
+    #[test]
+    fn a_table_reads_back_what_was_written() {
+        let m = model(5000);
+        let (header, bytes, stats) = crate::predict::table(&m, &TableOptions::default());
+        let t = Predictor::open(&header, &bytes).unwrap();
+        assert_eq!(stats.patterns + stats.collisions, 5000);
+        let half = header.weight_step / 2 + 1;
+        for (i, p) in m.patterns.iter().enumerate() {
+            let want = log_weight(m.gammas.pattern[i + 1]);
+            let got = t.pattern(p.size as usize, p.key).unwrap();
+            assert!((got - want).abs() <= half, "pattern {i}: {got} for {want}");
+        }
+        assert_eq!(t.unknown_pattern(), log_weight(m.gammas.pattern[0]));
+        for (gi, g) in ALL_GROUPS.iter().enumerate() {
+            for v in 0..GROUP_VALUES[gi] {
+                assert_eq!(t.group(*g, v), log_weight(m.gammas.groups[gi][v as usize]));
+            }
+        }
+        // Keys not stored are (almost always) not found.
+        let misses = (0..10_000u64)
+            .filter(|i| {
+                t.pattern(0, i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+                    .is_some()
+            })
+            .count();
+        assert!(misses <= 2, "{misses} false matches");
+    }
+
+    #[test]
+    fn a_damaged_table_is_refused() {
+        let m = model(300);
+        let (header, bytes, _) = crate::predict::table(&m, &TableOptions::default());
+        let mut h = header.clone();
+        h.features += 1;
+        assert_eq!(
+            Predictor::open(&h, &bytes).err(),
+            Some(FormatError::BadHeader)
+        );
+        let mut h = header.clone();
+        h.weight_step = i32::MAX;
+        assert_eq!(
+            Predictor::open(&h, &bytes).err(),
+            Some(FormatError::BadHeader)
+        );
+        let mut h = header.clone();
+        h.patterns += 1;
+        assert!(Predictor::open(&h, &bytes).is_err());
+        // Every single-byte change of the records either fails validation or still
+        // reads without a panic.
+        for i in header.records.offset as usize..(header.records.offset + 40) as usize {
+            let mut b = bytes.clone();
+            b[i] ^= 0x5a;
+            if let Ok(t) = Predictor::open(&header, &b) {
+                let _ = t.pattern(0, 12345);
+            }
+        }
+        // Two patterns out of order within their bucket are refused (32-bit records).
+        let opts = TableOptions {
+            rem_bits: 24,
+            weight_bits: 8,
+        };
+        let (header, bytes, _) = crate::predict::table(&m, &opts);
+        assert!(Predictor::open(&header, &bytes).is_ok());
+        let buckets = header.buckets.packed(&bytes).unwrap();
+        let b = (0..buckets.len() - 1)
+            .find(|&b| buckets.at(b + 1) - buckets.at(b) >= 2)
+            .unwrap();
+        let r = header.records.offset as usize + 4 * buckets.at(b) as usize;
+        let mut swapped = bytes.clone();
+        for k in 0..4 {
+            swapped.swap(r + k, r + 4 + k);
+        }
+        assert_eq!(
+            Predictor::open(&header, &swapped).err(),
+            Some(FormatError::BadRecord)
+        );
+    }
+}
