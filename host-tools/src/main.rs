@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use kifudex::build::{self, BuildOptions, Profile};
 use kifudex::games::{GameFilter, Page};
 use kifudex::open_index_file;
+use kifudex::predict::TrainOptions;
 use kifudex::present::{json, text};
 use kifudex_core::index::Index;
 use kifudex_core::query::{position_after, QueryError};
@@ -133,37 +134,41 @@ struct PatternsArgs {
 
 #[derive(Args, Debug)]
 struct PredictArgs {
-    /// The index whose games are learnt from (and tested on).
+    /// The index whose games are learnt from and tested on.
     #[arg(long)]
     index: PathBuf,
-    /// Train on all games but one in N, test on the rest (split by a hash of each game's
-    /// setup and first 40 moves) and print top-1/top-5 by move bucket.
-    #[arg(long)]
+    /// Learn from all games but one in N (`--test-every`), test on the others (split by a
+    /// hash of each game's setup and first 40 moves, so a game recorded twice is on one
+    /// side), and print top-1/top-5 by move bucket.
+    #[arg(long, required = true)]
     eval: bool,
     /// One game in N is a test game.
     #[arg(long, default_value_t = 10)]
     test_every: u64,
     /// Keep the patterns played at least N times.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = TrainOptions::default().min_count)]
     min_count: u32,
-    /// Keep at most N patterns (0: all).
-    #[arg(long, default_value_t = 0)]
+    /// Keep at most N patterns, the most played (0: all).
+    #[arg(long, default_value_t = TrainOptions::default().max_patterns)]
     max_patterns: usize,
-    /// Positions sampled for training, per mille.
-    #[arg(long, default_value_t = 250)]
+    /// Positions sampled for the denominators of MM, per mille.
+    #[arg(long, default_value_t = TrainOptions::default().keep_per_mille)]
     sample: u32,
     /// Rounds of minorization-maximization.
-    #[arg(long, default_value_t = 12)]
+    #[arg(long, default_value_t = TrainOptions::default().iterations)]
     iterations: usize,
-    /// Virtual wins and losses of each pattern against its smaller pattern.
-    #[arg(long, default_value_t = 1.0)]
+    /// Virtual wins and losses of each pattern against its pattern one size smaller.
+    #[arg(long, default_value_t = TrainOptions::default().prior)]
     prior: f64,
-    /// Positions learnt as snapshots (last moves hidden), per mille.
-    #[arg(long, default_value_t = 0)]
+    /// Positions learnt as board snapshots (last moves hidden), per mille.
+    #[arg(long, default_value_t = TrainOptions::default().hide_per_mille)]
     hide: u32,
-    /// Test games evaluated (one in N of the test games; 1: all).
-    #[arg(long, default_value_t = 1)]
-    eval_every: usize,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+    /// No progress on standard error.
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 #[derive(Args, Debug)]
@@ -372,7 +377,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let bytes = open_index_file(&a.index)?;
             let index = open(&bytes, &a.index.display().to_string())?;
             let games = kifudex::predict::games::from_index(&index);
-            let games: Vec<_> = games.iter().collect();
             let opts = kifudex::patterns::PatternOptions {
                 top: a.top,
                 opening_moves: a.opening_moves,
@@ -390,11 +394,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Predict(a) => {
             let bytes = open_index_file(&a.index)?;
             let index = open(&bytes, &a.index.display().to_string())?;
-            let all = kifudex::predict::games::from_index(&index);
-            let (test, train): (Vec<_>, Vec<_>) = all
-                .iter()
-                .partition(|g| a.eval && kifudex::predict::games::is_test(g, a.test_every));
-            eprintln!("{} training games, {} test games", train.len(), test.len());
+            let games = kifudex::predict::games::from_index(&index);
             let opts = kifudex::predict::TrainOptions {
                 min_count: a.min_count,
                 max_patterns: a.max_patterns,
@@ -404,23 +404,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 hide_per_mille: a.hide,
                 ..Default::default()
             };
-            let model = kifudex::predict::train(&train, &opts, |m| eprintln!("{m}"));
-            if a.eval {
-                use kifudex::predict::eval::{evaluate, report_text, Mode};
-                let (header, bytes, stats) = kifudex::predict::table(&model, &Default::default());
-                eprintln!("table: {stats:?}, weight step {}", header.weight_step);
-                let table = kifudex_core::predict::Predictor::open(&header, &bytes)
-                    .map_err(|e| anyhow::anyhow!("table: {e}"))?;
-                let fine = kifudex::predict::FineWeights::new(&model);
-                let test: Vec<_> = test.into_iter().step_by(a.eval_every.max(1)).collect();
-                for mode in [Mode::Moves, Mode::Snapshot] {
-                    let r = evaluate(&test, &fine, mode);
-                    println!("{mode:?}, unrounded, {} test games:", r.games);
-                    print!("{}", report_text(&r));
-                    let r = evaluate(&test, &table, mode);
-                    println!("{mode:?}, table, {} test games:", r.games);
-                    print!("{}", report_text(&r));
+            let e = kifudex::predict::evaluate(&games, a.test_every, &opts, |m| {
+                if !a.quiet {
+                    eprintln!("{m}")
                 }
+            })?;
+            if a.json {
+                println!("{}", kifudex::predict::evaluation_json(&e));
+            } else {
+                print!("{}", kifudex::predict::evaluation_text(&e));
             }
             Ok(ExitCode::SUCCESS)
         }

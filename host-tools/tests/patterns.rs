@@ -12,9 +12,10 @@ use std::path::{Path, PathBuf};
 
 use kifudex::build::{build, BuildOptions};
 use kifudex::patterns::{collect, shape::rows, PatternOptions};
-use kifudex::sgf::{parse_file, Event, MoveRef};
+use kifudex::sgf::parse_file;
+use kifudex_core::event::Event;
 use kifudex_core::index::Index;
-use kifudex_core::{Color, Stone};
+use kifudex_core::{Color, Move, Stone};
 
 const GAMES: usize = 40;
 const MAX_MOVES: usize = 70;
@@ -225,15 +226,14 @@ fn simple_counts(files: &[PathBuf]) -> (Counts, HashMap<String, u64>, usize) {
                             setup.push((point.x as i32, point.y as i32, c));
                         }
                     }
-                    Event::Move { color, mv } => {
+                    Event::Play { color, mv } => {
                         let c = if color == Color::Black { 'B' } else { 'W' };
                         let (x, y) = match mv {
-                            MoveRef::Pass => {
+                            Move::Pass => {
                                 moves.push((c, None));
                                 continue;
                             }
-                            MoveRef::Play(p) => (p.x as i32, p.y as i32),
-                            _ => break,
+                            Move::Play(p) => (p.x as i32, p.y as i32),
                         };
                         if b.at(x, y) != '.' {
                             break; // the index ends the main line here too
@@ -286,7 +286,6 @@ fn pattern_counts_match_a_simple_count() {
     let bytes = std::fs::read(&out).unwrap();
     let index = Index::open(&bytes).unwrap();
     let games = kifudex::predict::games::from_index(&index);
-    let games: Vec<_> = games.iter().collect();
     let stats = collect(
         &games,
         &PatternOptions {

@@ -177,6 +177,12 @@ impl Body {
         section
     }
 
+    /// The body's bytes as one buffer, its sections at their offsets (for reading a part
+    /// of a file before the file is made).
+    pub fn to_vec(&self) -> Vec<u8> {
+        self.pieces.concat()
+    }
+
     /// The whole file: preamble, `header` (postcard), padding, body.
     pub fn file<H: Serialize>(self, kind: Kind, header: &H) -> Result<EncodedFile, FormatError> {
         let header = postcard::to_allocvec(header).map_err(|_| FormatError::BadHeader)?;

@@ -16,11 +16,13 @@ use rustc_hash::FxHashMap as HashMap;
 use rayon::prelude::*;
 use serde_json::{json, Value};
 
-use kifudex_core::index::Step;
+use kifudex_core::event::Event;
 use kifudex_core::notation::Sgf;
 use kifudex_core::{Color, Move, Point, Size, Stone, Transform};
 
-use crate::predict::games::Game;
+use kifudex_core::stored::StoredGame;
+
+use crate::predict::games::each_position;
 use shape::{Shape, Window};
 
 /// What to count and report.
@@ -119,25 +121,25 @@ fn key(size: Size, shape: Shape, code: u64) -> u64 {
 
 /// The canonical opening of a game: its root setup and first `n` moves under the transform
 /// that makes them smallest; `None` for a game with fewer moves.
-fn opening(game: &Game, n: usize) -> Option<(u64, Vec<u16>, Vec<u16>)> {
+fn opening<G: StoredGame>(game: &G, n: usize) -> Option<(u64, Vec<u16>, Vec<u16>)> {
     let mut setup = Vec::new();
     let mut moves = Vec::new();
-    for step in &game.steps {
-        match *step {
-            Step::Setup(p, s) if moves.is_empty() => setup.push((p, s)),
-            Step::Setup(..) => {}
-            Step::Move(c, m) => {
+    for ev in game.events() {
+        match ev {
+            Event::Setup { point, stone } if moves.is_empty() => setup.push((point, stone)),
+            Event::Setup { .. } => {}
+            Event::Play { color, mv } => {
                 if moves.len() == n {
                     break;
                 }
-                moves.push((c, m));
+                moves.push((color, mv));
             }
         }
     }
     if moves.len() < n {
         return None;
     }
-    let size = game.size;
+    let size = game.size();
     Transform::all_for(size)
         .iter()
         .map(|&t| {
@@ -151,7 +153,10 @@ fn opening(game: &Game, n: usize) -> Option<(u64, Vec<u16>, Vec<u16>)> {
                 .collect();
             let mut s: Vec<u16> = setup
                 .iter()
-                .filter_map(|&(p, st)| t.apply(p, size).map(|q| q.index19() | (st as u16) << 9))
+                .filter_map(|&(p, st)| {
+                    t.apply(p, size)
+                        .map(|q| q.index19() | (st.code() as u16) << 9)
+                })
                 .collect();
             s.sort_unstable();
             (size_code(size), m, s)
@@ -168,7 +173,7 @@ fn merge(a: HashMap<u64, u64>, b: HashMap<u64, u64>) -> HashMap<u64, u64> {
 }
 
 /// Counts the patterns and openings of `games`.
-pub fn collect(games: &[&Game], opts: &PatternOptions) -> Stats {
+pub fn collect<G: StoredGame + Sync>(games: &[G], opts: &PatternOptions) -> Stats {
     let limit = opts.max_moves.unwrap_or(usize::MAX);
     // Pass 1: played patterns.
     let (played, moves) = games
@@ -176,7 +181,7 @@ pub fn collect(games: &[&Game], opts: &PatternOptions) -> Stats {
         .fold(
             || (HashMap::<u64, u64>::default(), 0u64),
             |(mut counts, mut moves), g| {
-                g.replay(|n, board, _, color, mv| {
+                each_position(g, |n, board, _, color, mv| {
                     let Move::Play(p) = mv else { return };
                     if n >= limit {
                         return;
@@ -241,10 +246,10 @@ pub fn collect(games: &[&Game], opts: &PatternOptions) -> Stats {
     let avail = games
         .par_iter()
         .fold(zero, |mut acc, g| {
-            if !sizes.contains(&g.size) {
+            if !sizes.contains(&g.size()) {
                 return acc;
             }
-            g.replay(|n, board, _, color, mv| {
+            each_position(g, |n, board, _, color, mv| {
                 if n >= limit || mv == Move::Pass {
                     return;
                 }
@@ -295,13 +300,7 @@ pub fn collect(games: &[&Game], opts: &PatternOptions) -> Stats {
             setup: s
                 .iter()
                 .filter_map(|&v| {
-                    let st = if v >> 9 == Stone::White as u16 {
-                        Stone::White
-                    } else if v >> 9 == Stone::Black as u16 {
-                        Stone::Black
-                    } else {
-                        Stone::Empty
-                    };
+                    let st = Stone::from_code((v >> 9) as u8).unwrap_or(Stone::Empty);
                     Point::from_index19(v & 0x1ff).map(|p| (p, st))
                 })
                 .collect(),

@@ -10,7 +10,9 @@ use kifudex_core::predict::features::{GROUPS, GROUP_VALUES};
 use kifudex_core::predict::{Analysis, History};
 use kifudex_core::{Move, Point};
 
-use super::games::Game;
+use kifudex_core::stored::StoredGame;
+
+use super::games::each_position;
 
 /// A tuple of group values as one mixed-radix number (group 0 the least significant).
 pub fn tuple_id(values: &[u8; GROUPS]) -> u32 {
@@ -109,8 +111,8 @@ struct Local {
 /// Builds the dataset from the moves before `max_moves` of `games`, keeping
 /// `keep_per_mille` positions in 1000, `hide_per_mille` of them learnt as snapshots. Positions whose played move is not a legal
 /// candidate (a pass, or a move the record allowed and the rules do not) are left out.
-pub fn build(
-    games: &[&Game],
+pub fn build<G: StoredGame + Sync>(
+    games: &[G],
     patterns: &HashMap<u64, u32>,
     max_moves: usize,
     keep_per_mille: u32,
@@ -128,7 +130,7 @@ pub fn build(
                 mult: Vec::new(),
             };
             let mut cands: Vec<(u32, u32)> = Vec::with_capacity(361);
-            g.replay(|n, board, history, color, mv| {
+            each_position(g, |n, board, history, color, mv| {
                 if n >= max_moves || !sampled(gi, n, keep_per_mille) {
                     return;
                 }
@@ -209,8 +211,8 @@ pub struct Wins {
 }
 
 /// Counts the [`Wins`] of every position of `games` before `max_moves`.
-pub fn wins(
-    games: &[&Game],
+pub fn wins<G: StoredGame + Sync>(
+    games: &[G],
     patterns: &HashMap<u64, u32>,
     n_patterns: usize,
     max_moves: usize,
@@ -228,7 +230,7 @@ pub fn wins(
         .par_iter()
         .enumerate()
         .fold(empty, |mut w, (gi, g)| {
-            g.replay(|n, board, history, color, mv| {
+            each_position(g, |n, board, history, color, mv| {
                 let Move::Play(p) = mv else { return };
                 if n >= max_moves {
                     return;

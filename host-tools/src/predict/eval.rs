@@ -6,7 +6,9 @@ use rayon::prelude::*;
 use kifudex_core::predict::{score, Analysis, History, Weights};
 use kifudex_core::{Move, Point, Transform, TransformSet};
 
-use super::games::Game;
+use kifudex_core::stored::StoredGame;
+
+use super::games::each_position;
 
 /// The move buckets reported: move numbers (0-based) `lo..=hi`.
 pub const BUCKETS: [(usize, usize); 4] = [(0, 20), (21, 50), (51, 100), (101, 150)];
@@ -113,13 +115,17 @@ pub fn rank_of<W: Weights + ?Sized>(
 }
 
 /// Evaluates `w` on every position before move 151 of `games`.
-pub fn evaluate<W: Weights + Sync + ?Sized>(games: &[&Game], w: &W, mode: Mode) -> Report {
+pub fn evaluate<G: StoredGame + Sync, W: Weights + Sync + ?Sized>(
+    games: &[G],
+    w: &W,
+    mode: Mode,
+) -> Report {
     let last = BUCKETS[BUCKETS.len() - 1].1;
     let per_game: Vec<[Tally; 4]> = games
         .par_iter()
         .map(|g| {
             let mut t = [Tally::default(); 4];
-            g.replay(|n, board, history, color, mv| {
+            each_position(g, |n, board, history, color, mv| {
                 if n > last {
                     return;
                 }

@@ -1,70 +1,39 @@
-//! The games a predictor learns from and is tested on: each game's setup and moves, read
-//! from an index, and the split into disjoint training and test games.
+//! The games a predictor learns from and is tested on: any [`StoredGame`] (the games of an
+//! index, or the builder's games in memory), replayed position by position by the core's
+//! [`GameReplay`](kifudex_core::stored::GameReplay), and the split into disjoint training
+//! and test games.
 
-use kifudex_core::board::{Board, Rules, StonesOnly};
-use kifudex_core::index::{Index, Step};
+use kifudex_core::board::{Board, StonesOnly};
+use kifudex_core::event::Event;
+use kifudex_core::index::{Index, IndexGame};
 use kifudex_core::predict::History;
-use kifudex_core::{Color, Move, Size};
-
-/// One game: its board size and its record as replay steps (setup stones and moves).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Game {
-    /// The board size.
-    pub size: Size,
-    /// Setup stones and moves in order.
-    pub steps: Vec<Step>,
-}
-
-impl Game {
-    /// The moves of the game.
-    pub fn moves(&self) -> impl Iterator<Item = (Color, Move)> + '_ {
-        self.steps.iter().filter_map(|s| match *s {
-            Step::Move(c, m) => Some((c, m)),
-            Step::Setup(..) => None,
-        })
-    }
-
-    /// Replays the game as recorded, calling `f(move_number, board, history, colour,
-    /// move)` before each move (0-based move number); stops at the first move the board
-    /// refuses (the index never stores one).
-    pub fn replay(&self, mut f: impl FnMut(usize, &Board<StonesOnly>, History, Color, Move)) {
-        let mut board = Board::<StonesOnly>::empty(self.size, Rules::RECORD);
-        let mut history = History::default();
-        let mut n = 0usize;
-        for step in &self.steps {
-            match *step {
-                Step::Setup(p, s) => {
-                    if board.set_stone(p, s).is_err() {
-                        return;
-                    }
-                }
-                Step::Move(c, m) => {
-                    f(n, &board, history, c, m);
-                    if board.play(c, m).is_err() {
-                        return;
-                    }
-                    history = History {
-                        last: Some(m),
-                        before: history.last,
-                    };
-                    n += 1;
-                }
-            }
-        }
-    }
-}
+use kifudex_core::stored::StoredGame;
+use kifudex_core::{Color, Move};
 
 /// Every game of an index, in the index's order.
-pub fn from_index(index: &Index<'_>) -> Vec<Game> {
+pub fn from_index<'a>(index: &Index<'a>) -> Vec<IndexGame<'a>> {
     (0..index.game_count())
-        .filter_map(|id| {
-            let g = index.game(id)?;
-            Some(Game {
-                size: g.size,
-                steps: index.steps(id).collect(),
-            })
-        })
+        .filter_map(|id| index.stored_game(id))
         .collect()
+}
+
+/// Replays `game` as recorded, calling `f(move_number, board, history, colour, move)` at
+/// each position followed by a move (0-based move number): the board before the move and
+/// what is known of the two moves before it.
+pub fn each_position<G: StoredGame>(
+    game: &G,
+    mut f: impl FnMut(usize, &Board<StonesOnly>, History, Color, Move),
+) {
+    let mut replay = game.replay::<StonesOnly>();
+    let mut history = History::default();
+    while let Some(pos) = replay.next_position() {
+        let Some((color, mv)) = pos.next else { break };
+        f(pos.move_number as usize, pos.board, history, color, mv);
+        history = History {
+            last: Some(mv),
+            before: history.last,
+        };
+    }
 }
 
 /// How many moves of a game decide its side of the split.
@@ -74,7 +43,7 @@ pub const SPLIT_PREFIX: usize = 40;
 /// [`SPLIT_PREFIX`] moves. Two records of one game (the same game in two collections,
 /// whatever their length, comments or game information) have the same key, so they land
 /// on the same side of the split.
-pub fn split_key(game: &Game) -> u64 {
+pub fn split_key<G: StoredGame>(game: &G) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut eat = |v: u32| {
         for b in v.to_le_bytes() {
@@ -82,17 +51,20 @@ pub fn split_key(game: &Game) -> u64 {
             h = h.wrapping_mul(0x0000_0100_0000_01b3);
         }
     };
-    eat(game.size.width() as u32 | (game.size.height() as u32) << 8);
+    let size = game.size();
+    eat(size.width() as u32 | (size.height() as u32) << 8);
     let mut moves = 0;
-    for step in &game.steps {
-        match *step {
-            Step::Setup(p, s) => eat(0x1_0000 | p.index19() as u32 | (s as u32) << 9),
-            Step::Move(c, m) => {
+    for ev in game.events() {
+        match ev {
+            Event::Setup { point, stone } => {
+                eat(0x1_0000 | point.index19() as u32 | (stone.code() as u32) << 9)
+            }
+            Event::Play { color, mv } => {
                 if moves == SPLIT_PREFIX {
                     break;
                 }
                 moves += 1;
-                eat(0x2_0000 | m.code() as u32 | (c.index() as u32) << 9);
+                eat(0x2_0000 | mv.code() as u32 | (color.index() as u32) << 9);
             }
         }
     }
@@ -101,7 +73,7 @@ pub fn split_key(game: &Game) -> u64 {
 
 /// Whether a game is a test game: one in `every` by its [`split_key`] (a mixing step
 /// first, so that the low bits depend on every byte).
-pub fn is_test(game: &Game, every: u64) -> bool {
+pub fn is_test<G: StoredGame>(game: &G, every: u64) -> bool {
     let mut z = split_key(game);
     z = (z ^ (z >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
     z ^= z >> 33;

@@ -13,7 +13,9 @@ use kifudex_core::predict::shape::SIZES;
 use kifudex_core::predict::Analysis;
 use kifudex_core::Move;
 
-use super::games::Game;
+use kifudex_core::stored::StoredGame;
+
+use super::games::each_position;
 
 /// One harvested pattern.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -31,13 +33,17 @@ pub struct Pattern {
 
 /// The patterns played at least `min_count` times in `games` (the moves before move
 /// `max_moves` of each game), largest count first, then by size and key.
-pub fn harvest(games: &[&Game], max_moves: usize, min_count: u32) -> Vec<Pattern> {
+pub fn harvest<G: StoredGame + Sync>(
+    games: &[G],
+    max_moves: usize,
+    min_count: u32,
+) -> Vec<Pattern> {
     // One list of (key, parent key) per size: 16 bytes per played move and size.
     let per_game: Vec<Vec<Vec<(u64, u64)>>> = games
         .par_iter()
         .map(|g| {
             let mut keys: Vec<Vec<(u64, u64)>> = vec![Vec::new(); SIZES];
-            g.replay(|n, board, history, color, mv| {
+            each_position(g, |n, board, history, color, mv| {
                 let Move::Play(p) = mv else { return };
                 if n >= max_moves {
                     return;

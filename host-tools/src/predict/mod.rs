@@ -19,8 +19,8 @@ use std::time::Instant;
 use kifudex_core::predict::features::GROUPS;
 use kifudex_core::predict::{Group, Weights};
 
-use games::Game;
 use harvest::Pattern;
+use kifudex_core::stored::StoredGame;
 use mm::Gammas;
 
 /// How a model is learnt.
@@ -47,11 +47,11 @@ impl Default for TrainOptions {
         TrainOptions {
             max_moves: 400,
             min_count: 3,
-            max_patterns: 0,
-            keep_per_mille: 250,
+            max_patterns: 150_000,
+            keep_per_mille: 150,
             iterations: 12,
             prior: 1.0,
-            hide_per_mille: 0,
+            hide_per_mille: 500,
         }
     }
 }
@@ -78,7 +78,11 @@ pub fn cap_patterns(mut patterns: Vec<Pattern>, max: usize) -> Vec<Pattern> {
 }
 
 /// Learns a model from `games`, reporting each phase to `log`.
-pub fn train(games: &[&Game], opts: &TrainOptions, mut log: impl FnMut(&str)) -> Model {
+pub fn train<G: StoredGame + Sync>(
+    games: &[G],
+    opts: &TrainOptions,
+    mut log: impl FnMut(&str),
+) -> Model {
     let t = Instant::now();
     let patterns = harvest::harvest(games, opts.max_moves, opts.min_count);
     let patterns = cap_patterns(patterns, opts.max_patterns);
@@ -211,7 +215,99 @@ pub fn table(
     Vec<u8>,
     table::TableStats,
 ) {
-    let mut body = crate::build::bits::Body::default();
+    let mut body = kifudex_core::format::Body::new();
     let (header, stats) = table::encode(model, opts, &mut body);
-    (header, body.bytes(), stats)
+    (header, body.to_vec(), stats)
+}
+
+/// What `kifudex predict --eval` measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    /// Training games.
+    pub train_games: usize,
+    /// Test games.
+    pub test_games: usize,
+    /// The table as the book holds it.
+    pub table: table::TableStats,
+    /// With the last two moves known (a `moves` request).
+    pub moves: eval::Report,
+    /// As board snapshots (a `board` request: the last moves unknown).
+    pub snapshots: eval::Report,
+}
+
+/// Learns a model from the training games of `games` (all but one in `test_every`, by
+/// [`games::is_test`]) and measures its table, as a book would hold it, on the test games.
+pub fn evaluate<G: StoredGame + Sync + Copy>(
+    games: &[G],
+    test_every: u64,
+    opts: &TrainOptions,
+    mut log: impl FnMut(&str),
+) -> anyhow::Result<Evaluation> {
+    let (test, learn): (Vec<G>, Vec<G>) =
+        games.iter().partition(|g| games::is_test(*g, test_every));
+    log(&format!(
+        "{} training games, {} test games (one in {test_every}, by a hash of each game's setup and first {} moves)",
+        learn.len(),
+        test.len(),
+        games::SPLIT_PREFIX
+    ));
+    let model = train(&learn, opts, &mut log);
+    let (header, bytes, stats) = table(&model, &table::TableOptions::default());
+    let weights = kifudex_core::predict::Predictor::open(&header, &bytes)
+        .map_err(|e| anyhow::anyhow!("the table does not read back: {e}"))?;
+    Ok(Evaluation {
+        train_games: learn.len(),
+        test_games: test.len(),
+        table: stats,
+        moves: eval::evaluate(&test, &weights, eval::Mode::Moves),
+        snapshots: eval::evaluate(&test, &weights, eval::Mode::Snapshot),
+    })
+}
+
+/// An evaluation as text: the table's size, then top-1 and top-5 by move bucket, with the
+/// last moves known and as snapshots.
+pub fn evaluation_text(e: &Evaluation) -> String {
+    format!(
+        "{} training games, {} test games; table: {} patterns, {} bytes\n\nlast two moves known (moves requests):\n{}\nboard snapshots (board requests):\n{}",
+        e.train_games,
+        e.test_games,
+        e.table.patterns,
+        e.table.bytes,
+        eval::report_text(&e.moves),
+        eval::report_text(&e.snapshots)
+    )
+}
+
+/// An evaluation as JSON.
+pub fn evaluation_json(e: &Evaluation) -> serde_json::Value {
+    let report = |r: &eval::Report| {
+        let tally = |t: &eval::Tally| {
+            serde_json::json!({
+                "positions": t.positions,
+                "top1": t.top1,
+                "top5": t.top5,
+                "covered": t.covered,
+            })
+        };
+        let mut buckets: Vec<serde_json::Value> = eval::BUCKETS
+            .iter()
+            .zip(&r.buckets)
+            .map(|(&(lo, hi), t)| {
+                let mut v = tally(t);
+                v["moves"] = serde_json::json!(format!("{lo}-{hi}"));
+                v
+            })
+            .collect();
+        let mut all = tally(&r.overall);
+        all["moves"] = serde_json::json!("0-150");
+        buckets.push(all);
+        serde_json::Value::Array(buckets)
+    };
+    serde_json::json!({
+        "train_games": e.train_games,
+        "test_games": e.test_games,
+        "table": {"patterns": e.table.patterns, "bytes": e.table.bytes},
+        "moves": report(&e.moves),
+        "snapshots": report(&e.snapshots),
+    })
 }

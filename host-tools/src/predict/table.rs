@@ -7,7 +7,7 @@ use kifudex_core::predict::table::FEATURES;
 use kifudex_core::predict::PredictorHeader;
 
 use super::Model;
-use crate::build::bits::{BitWriter, Body};
+use kifudex_core::format::{BitWriter, Body};
 
 /// How the table is laid out.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
