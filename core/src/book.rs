@@ -17,6 +17,10 @@
 //!   ([`crate::stored::encode_move`], 10 bits), last move of its position (1 bit), count
 //!   (`count_bits`), in canonical orientation.
 //!
+//! **Predictor.** A book built with `--predictor` also holds the move predictor's table
+//! ([`crate::predict::table`]): its header follows the book's header (a book without one
+//! ends its header there, byte for byte as before), its sections follow the book's.
+//!
 //! The book is a [`NextMoveSource`]: [`crate::search::next_moves_into`] searches it as it
 //! searches the index.
 
@@ -27,6 +31,7 @@ use crate::fingerprint::{fingerprint, Split};
 use crate::format::{Container, Field, FormatError, Kind, Packed, Section};
 use crate::hash::Key;
 use crate::point::{Color, Move, Size};
+use crate::predict::{Predictor, PredictorHeader};
 use crate::search::{next_moves_into, Lookup, NextMove, NextMoveSource, NextMoves, SearchError};
 use crate::stored::{decode_move, encode_move, MOVE_BITS};
 use crate::transform::Transform;
@@ -163,6 +168,8 @@ impl BookHeader {
 #[derive(Clone, Debug)]
 pub struct Book<'a> {
     header: BookHeader,
+    /// The move predictor, if the book was built with one.
+    predictor: Option<Predictor<'a>>,
     bucket_positions: Packed<'a>,
     bucket_moves: Packed<'a>,
     keys: Packed<'a>,
@@ -184,7 +191,7 @@ impl<'a> Book<'a> {
     /// Opens and completely validates a book.
     pub fn open(file: &'a [u8]) -> Result<Book<'a>, FormatError> {
         let c = Container::open(file, Kind::Book)?;
-        let header: BookHeader = c.header()?;
+        let (header, predictor): (BookHeader, Option<PredictorHeader>) = c.header_with()?;
         if header.bucket_bits > 24
             || header.rotate > 127
             || header.rem_bits > 56
@@ -199,7 +206,12 @@ impl<'a> Book<'a> {
             return Err(FormatError::BadHeader);
         }
         let body = c.body;
+        let predictor = match predictor {
+            Some(p) => Some(Predictor::open(&p, body)?),
+            None => None,
+        };
         let book = Book {
+            predictor,
             bucket_positions: header.bucket_positions.packed(body)?,
             bucket_moves: header.bucket_moves.packed(body)?,
             keys: header.keys.packed(body)?,
@@ -263,6 +275,11 @@ impl<'a> Book<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The move predictor (`kifudex build --predictor`), if the book holds one.
+    pub fn predictor(&self) -> Option<&Predictor<'a>> {
+        self.predictor.as_ref()
     }
 
     /// The header.

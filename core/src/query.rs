@@ -3,7 +3,7 @@
 
 use crate::board::{Board, MoveError, Rules, Tracking};
 use crate::notation::{parse_moves, NotationError};
-use crate::point::{Color, Point, Size, Stone};
+use crate::point::{Color, Move, Point, Size, Stone};
 
 /// Why a query position could not be set up.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -59,13 +59,24 @@ pub fn position_after(moves: &str, size: Size) -> Result<(Board, Color), QueryEr
 /// `Board::new(size)`), Black first. Returns the colour to move next. On an error the
 /// board holds the moves before the bad one.
 pub fn play_moves<T: Tracking>(board: &mut Board<T>, moves: &str) -> Result<Color, QueryError> {
+    play_moves_recent(board, moves).map(|(color, _)| color)
+}
+
+/// [`play_moves`], also returning the last two moves played (the last first; `None` where
+/// fewer were played): what the move predictor knows of a position's history.
+pub fn play_moves_recent<T: Tracking>(
+    board: &mut Board<T>,
+    moves: &str,
+) -> Result<(Color, [Option<Move>; 2]), QueryError> {
     let mut color = Color::Black;
+    let mut recent = [None, None];
     for mv in parse_moves(moves, board.size()) {
         let mv = mv?;
         board.place(color, mv).map_err(QueryError::IllegalMove)?;
         color = color.opponent();
+        recent = [Some(mv), recent[0]];
     }
-    Ok(color)
+    Ok((color, recent))
 }
 
 /// A board snapshot of `size` from its cells row by row from the top: `.` empty, `X`

@@ -81,6 +81,16 @@ struct BuildArgs {
     /// Book: keep at most N next moves per position.
     #[arg(long)]
     max_next: Option<u32>,
+    /// Book: add a move predictor learnt from every move of the games, for positions the
+    /// book does not hold (`--max-moves` and `--min-count` limit only the positions).
+    #[arg(long)]
+    predictor: bool,
+    /// Predictor: keep at most N patterns, the most played.
+    #[arg(long, default_value_t = TrainOptions::default().max_patterns, requires = "predictor")]
+    predictor_patterns: usize,
+    /// Predictor: positions sampled for learning, per mille (fewer: less time and memory).
+    #[arg(long, default_value_t = TrainOptions::default().keep_per_mille, requires = "predictor")]
+    predictor_sample: u32,
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -318,8 +328,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 min_count: a.min_count,
                 max_next: a.max_next,
                 progress: !a.quiet,
+                predictor: a.predictor.then(|| TrainOptions {
+                    max_patterns: a.predictor_patterns,
+                    keep_per_mille: a.predictor_sample,
+                    ..TrainOptions::default()
+                }),
                 ..BuildOptions::default()
             };
+            if a.predictor && opts.profile != Profile::Mcu {
+                anyhow::bail!("--predictor needs --profile mcu");
+            }
             let report = build::build(&a.paths, &a.output, &opts)?;
             if !a.quiet {
                 eprintln!("{}", report.summary());

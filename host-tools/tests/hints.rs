@@ -107,7 +107,8 @@ fn hints_protocol_on_bgo_test_archive() {
             "error bad-request",
             "error unsupported-size",
             "error bad-request",
-            "hints 0 0",
+            // The book holds no 9x9 game.
+            "error unsupported-size",
             "error bad-request",
             "error bad-request",
             "error bad-request",
@@ -211,6 +212,8 @@ use kifudex_core::{Board, Color, Event, Move, Point, Rules, Size, Stone};
 /// 9x9 games.
 const CROSS_INPUTS: [&str; 2] = ["corpus/fox_pro/9p", "corpus/aeb_9x9"];
 const CROSS_MAX_MOVES: &str = "40";
+/// Positions per mille the cross-check's predictor learns from (few: a quick build).
+const CROSS_PREDICTOR_SAMPLE: &str = "30";
 
 /// A position of a real game: its cells row by row (`.` `X` `O`) and, when the position
 /// can be stated as `--moves` from the empty board, those moves (setup stones played as
@@ -220,15 +223,47 @@ struct Position {
     size: u8,
     cells: String,
     moves: Option<String>,
+    /// The move the game played from here.
+    next: Option<(Color, Move)>,
 }
 
 /// A request of the cross-check and how its expected reply is found.
 #[derive(Clone, Debug)]
 enum Expect {
-    /// `kifudex search --json --size N --moves M`.
-    Search { size: u8, moves: String },
+    /// `kifudex search --json --size N --moves M`: the book's classes when it holds a next
+    /// move of the side to move, else the predictor's guesses.
+    Search {
+        size: u8,
+        moves: String,
+        /// The side to move: after `moves` for a `moves` request, by the stone counts for
+        /// a snapshot.
+        to_move: Color,
+        /// The request is a snapshot (no ko point, no last moves known).
+        snapshot: bool,
+        /// The move the game played from here.
+        next: Option<(Color, Move)>,
+    },
     /// A fixed reply.
     Fixed(&'static str),
+}
+
+/// The side to move after a `--moves` list (Black first, colours alternating).
+fn after_moves(moves: &str) -> Color {
+    if moves.split(',').filter(|m| !m.is_empty()).count() % 2 == 0 {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+/// The side to move of a snapshot by default: Black when both colours have as many stones.
+fn by_counts(cells: &str) -> Color {
+    let count = |c: char| cells.chars().filter(|&x| x == c).count();
+    if count('X') == count('O') {
+        Color::Black
+    } else {
+        Color::White
+    }
 }
 
 struct Cross {
@@ -275,6 +310,7 @@ fn positions(g: &GameRecord) -> Vec<Position> {
         size: size.width(),
         cells: cells_of(board),
         moves: expressible.then(|| moves.join(",")),
+        next: None,
     };
     for ev in &g.events {
         match *ev {
@@ -291,7 +327,10 @@ fn positions(g: &GameRecord) -> Vec<Position> {
                 }
             }
             Event::Play { color, mv } => {
-                out.push(snapshot(&board, &moves, expressible));
+                out.push(Position {
+                    next: Some((color, mv)),
+                    ..snapshot(&board, &moves, expressible)
+                });
                 if board.play(color, mv).is_err() {
                     stopped = true;
                     break;
@@ -349,7 +388,15 @@ fn cross() -> &'static Cross {
         build(
             &inputs,
             &book,
-            &["--profile", "mcu", "--max-moves", CROSS_MAX_MOVES],
+            &[
+                "--profile",
+                "mcu",
+                "--max-moves",
+                CROSS_MAX_MOVES,
+                "--predictor",
+                "--predictor-sample",
+                CROSS_PREDICTOR_SAMPLE,
+            ],
         );
         build(&inputs, &index, &["--max-moves", CROSS_MAX_MOVES]);
 
@@ -406,12 +453,21 @@ fn cross() -> &'static Cross {
                 Expect::Search {
                     size: 19,
                     moves: moves.clone(),
+                    to_move: after_moves(&moves),
+                    snapshot: false,
+                    next: p.next,
                 }
             };
             push(&mut requests, line.as_bytes(), e);
             n_moves += 1;
             if rng.below(4) != 0 {
-                let e = Expect::Search { size: 19, moves };
+                let e = Expect::Search {
+                    size: 19,
+                    moves,
+                    to_move: by_counts(&p.cells),
+                    snapshot: true,
+                    next: p.next,
+                };
                 push(&mut requests, format!("board 19 {}", p.cells).as_bytes(), e);
                 n_board += 1;
             }
@@ -424,7 +480,13 @@ fn cross() -> &'static Cross {
             let Some(moves) = p.moves.clone() else {
                 continue;
             };
-            let e = Expect::Search { size: 9, moves };
+            let e = Expect::Search {
+                size: 9,
+                moves,
+                to_move: by_counts(&p.cells),
+                snapshot: true,
+                next: p.next,
+            };
             push(&mut requests, format!("board 9 {}", p.cells).as_bytes(), e);
             n_nine += 1;
         }
@@ -485,6 +547,9 @@ fn cross() -> &'static Cross {
             Expect::Search {
                 size: 19,
                 moves: "ss".into(),
+                to_move: Color::White,
+                snapshot: true,
+                next: None,
             },
         );
         push(
@@ -493,6 +558,9 @@ fn cross() -> &'static Cross {
             Expect::Search {
                 size: 19,
                 moves: "pd,dp,pp".into(),
+                to_move: Color::White,
+                snapshot: false,
+                next: None,
             },
         );
         requests.extend_from_slice(b"quit\nmoves\n");
@@ -529,11 +597,27 @@ fn hints_line(v: &serde_json::Value) -> String {
     s
 }
 
+/// What a reply must be.
+#[derive(Clone, Debug)]
+enum Want {
+    /// Exactly this line.
+    Line(String),
+    /// The predictor's guesses for a position the book holds no next move of the side to
+    /// move for: `guess <hash> ...` with 1 to 5 distinct legal moves of `to_move` (or
+    /// `hints <hash> 0` if it has none).
+    Guess {
+        hash: String,
+        to_move: Color,
+        board: Box<Board>,
+        next: Option<(Color, Move)>,
+    },
+}
+
 /// The expected reply of every request, `search` run on 2 threads.
-fn expected_replies(c: &Cross) -> Vec<String> {
+fn expected_replies(c: &Cross) -> Vec<Want> {
     let index = c.index.to_str().unwrap();
     let n = c.expect.len();
-    let mut out = vec![String::new(); n];
+    let mut out = vec![Want::Line(String::new()); n];
     let workers = 2;
     std::thread::scope(|s| {
         for (w, chunk) in out.chunks_mut(n.div_ceil(workers)).enumerate() {
@@ -542,15 +626,45 @@ fn expected_replies(c: &Cross) -> Vec<String> {
             s.spawn(move || {
                 for (k, slot) in chunk.iter_mut().enumerate() {
                     *slot = match &expect[base + k] {
-                        Expect::Fixed(r) => r.to_string(),
-                        Expect::Search { size, moves } => {
-                            let size = size.to_string();
+                        Expect::Fixed(r) => Want::Line(r.to_string()),
+                        Expect::Search {
+                            size,
+                            moves,
+                            to_move,
+                            snapshot,
+                            next,
+                        } => {
+                            let sz = size.to_string();
                             let o = kifudex(&[
-                                "search", "--index", index, "--size", &size, "--moves", moves,
+                                "search", "--index", index, "--size", &sz, "--moves", moves,
                                 "--json",
                             ]);
                             assert!(o.status.success(), "search {moves}: {}", text(&o.stderr));
-                            hints_line(&serde_json::from_slice(&o.stdout).unwrap())
+                            let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+                            let side = to_move.letter().to_string();
+                            let has_side = v["next"]
+                                .as_array()
+                                .unwrap()
+                                .iter()
+                                .any(|c| c["color"].as_str() == Some(side.as_str()));
+                            if has_side {
+                                Want::Line(hints_line(&v))
+                            } else {
+                                let size = Size::square(*size).unwrap();
+                                let (mut board, _) = position_after(moves, size).unwrap();
+                                if *snapshot {
+                                    // A snapshot knows no ko.
+                                    let mut cells = vec![Stone::Empty; size.points()];
+                                    board.to_cells(&mut cells);
+                                    board = Board::from_cells(size, &cells).unwrap();
+                                }
+                                Want::Guess {
+                                    hash: v["hash"].to_string(),
+                                    to_move: *to_move,
+                                    board: Box::new(board),
+                                    next: *next,
+                                }
+                            }
                         }
                     };
                 }
@@ -558,6 +672,65 @@ fn expected_replies(c: &Cross) -> Vec<String> {
         }
     });
     out
+}
+
+/// Checks a `guess` reply against what it must be (see [`Want::Guess`]); returns whether
+/// its first guess is the move the game played.
+fn check_guess(
+    got: &str,
+    hash: &str,
+    to_move: Color,
+    board: &Board,
+    next: Option<(Color, Move)>,
+) -> Result<bool, String> {
+    let size = board.size();
+    let legal: Vec<Move> = (0..size.height())
+        .flat_map(|y| (0..size.width()).map(move |x| Move::Play(Point::new(x, y))))
+        .filter(|&m| board.is_legal(to_move, m))
+        .collect();
+    if legal.is_empty() {
+        return if got == format!("hints {hash} 0") {
+            Ok(false)
+        } else {
+            Err("no legal move: want hints <hash> 0".into())
+        };
+    }
+    let mut words = got.split(' ');
+    if words.next() != Some("guess") || words.next() != Some(hash) {
+        return Err(format!("want guess {hash} ..."));
+    }
+    let guesses: Vec<&str> = words.collect();
+    if guesses.is_empty() || guesses.len() > 5 {
+        return Err(format!("{} guesses", guesses.len()));
+    }
+    let mut seen = Vec::new();
+    for g in &guesses {
+        let (m, c) = g.split_once(':').ok_or("not move:color")?;
+        if c != to_move.letter().to_string() {
+            return Err(format!("{g}: not the side to move"));
+        }
+        let mv = kifudex_core::notation::parse_moves(m, size)
+            .next()
+            .and_then(Result::ok)
+            .ok_or_else(|| format!("{g}: not a move"))?;
+        if !legal.contains(&mv) {
+            return Err(format!("{g}: not legal"));
+        }
+        if seen.contains(&mv) {
+            return Err(format!("{g}: twice"));
+        }
+        seen.push(mv);
+    }
+    // No fewer than five guesses while more legal moves exist (equivalent moves of a
+    // symmetric position are one guess, so only a position without symmetry is counted).
+    if guesses.len() < 5 && legal.len() >= 5 && board.symmetries().0 == 1 {
+        return Err(format!(
+            "{} guesses of {} legal moves",
+            guesses.len(),
+            legal.len()
+        ));
+    }
+    Ok(next == Some((to_move, seen[0])))
 }
 
 #[test]
@@ -573,34 +746,62 @@ fn hints_agree_with_desktop_search_on_real_games() {
     let t_hints = t0.elapsed();
     let want = expected_replies(c);
     assert_eq!(got.len(), want.len(), "one reply per request line");
-    let mut bad = 0;
+    let (mut bad, mut guesses, mut first_right) = (0, 0, 0);
     for (i, (g, w)) in got.iter().zip(&want).enumerate() {
-        if g != w {
+        let problem = match w {
+            Want::Line(w) => (g != w).then(|| format!("search: {w}")),
+            Want::Guess {
+                hash,
+                to_move,
+                board,
+                next,
+            } => {
+                guesses += 1;
+                match check_guess(g, hash, *to_move, board, *next) {
+                    Ok(right) => {
+                        first_right += right as usize;
+                        None
+                    }
+                    Err(e) => Some(e),
+                }
+            }
+        };
+        if let Some(p) = problem {
             bad += 1;
             if bad <= 10 {
                 eprintln!(
-                    "request {i} ({:?}):\n  hints:  {g}\n  search: {w}",
+                    "request {i} ({:?}):\n  hints:  {g}\n  want: {p}",
                     c.expect[i]
                 );
             }
         }
     }
-    assert_eq!(bad, 0, "{bad} of {} replies differ", want.len());
-    // The check means something: most positions are in the book, many with several moves.
+    assert_eq!(bad, 0, "{bad} of {} replies wrong", want.len());
+    // The check means something: most positions are in the book, many with several moves;
+    // the rest are guessed, the first guess often the move the game played.
     let hits = got
         .iter()
         .filter(|l| l.starts_with("hints ") && !l.ends_with(" 0"))
         .count();
-    let many = got.iter().filter(|l| l.split(' ').count() >= 6).count();
+    let many = got
+        .iter()
+        .filter(|l| l.starts_with("hints ") && l.split(' ').count() >= 6)
+        .count();
     assert!(
-        hits * 10 >= got.len() * 6,
+        hits * 10 >= got.len() * 5,
         "only {hits} of {} found",
         got.len()
     );
     assert!(many >= 100, "only {many} replies with 3 or more classes");
+    assert!(guesses >= 200, "only {guesses} guesses");
+    assert!(
+        first_right * 100 >= guesses * 15,
+        "the first guess was the game's move {first_right} times of {guesses}"
+    );
     eprintln!(
-        "{} replies equal to search's ({hits} found in the book, {many} with 3+ classes); \
-         kifudex hints took {t_hints:.1?}, {} searches {:.1?}",
+        "{} replies: {hits} found in the book ({many} with 3+ classes) equal to search's, \
+         {guesses} guesses ({first_right} first guesses the game's move); kifudex hints took \
+         {t_hints:.1?}, {} searches {:.1?}",
         got.len(),
         c.expect
             .iter()

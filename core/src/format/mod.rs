@@ -249,6 +249,24 @@ impl<'a> Container<'a> {
         Ok(Container { kind, header, body })
     }
 
+    /// Decodes the postcard header into `H` followed by an optional part `E`: a file
+    /// without that part ends its header after `H` (so adding the part to a format keeps
+    /// the files without it byte for byte).
+    pub fn header_with<H: Deserialize<'a>, E: Deserialize<'a>>(
+        &self,
+    ) -> Result<(H, Option<E>), FormatError> {
+        let (h, rest) =
+            postcard::take_from_bytes::<H>(self.header).map_err(|_| FormatError::BadHeader)?;
+        if rest.is_empty() {
+            return Ok((h, None));
+        }
+        let (e, rest) = postcard::take_from_bytes::<E>(rest).map_err(|_| FormatError::BadHeader)?;
+        if !rest.is_empty() {
+            return Err(FormatError::BadHeader);
+        }
+        Ok((h, Some(e)))
+    }
+
     /// Decodes the postcard header into `H`.
     pub fn header<H: Deserialize<'a>>(&self) -> Result<H, FormatError> {
         let (h, rest) =

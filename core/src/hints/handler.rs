@@ -8,8 +8,10 @@ use embedded_io::{Read, Write};
 use crate::board::{Board, Rules, StonesOnly};
 use crate::book::Book;
 use crate::format::FormatError;
-use crate::point::Size;
-use crate::query::{play_moves, set_cells};
+use crate::point::{Color, Size};
+use crate::predict::features::default_to_move;
+use crate::predict::{best, Analysis, Guess, History, MAX_GUESSES};
+use crate::query::{play_moves_recent, set_cells};
 use crate::search::{next_moves_into, Lookup, NextMoves};
 
 use super::{parse_request, LedFrame, Leds, Line, LineReader, Reason, Reply, Request};
@@ -101,32 +103,59 @@ impl<'a, const N: usize> Hints<'a, N> {
         self.book.as_ref().map_err(|e| *e)
     }
 
-    /// Answers a position request into `next`: returns the bGo hash of the position
-    /// (transform 0); `next` holds its classes, sorted.
-    fn answer(
-        &self,
-        request: &Request<'_>,
-        board: &mut Board<StonesOnly>,
-        next: &mut NextMoves<N>,
-    ) -> Result<i64, Reason> {
+    /// Answers a position request into `ws`: the position's book classes (`ws.next`) or,
+    /// when the book holds no next move of the side to move and it has a predictor, the
+    /// predictor's guesses (`ws.guesses`).
+    fn answer(&self, request: &Request<'_>, ws: &mut Workspace<N>) -> Result<Answer, Reason> {
         let book = self.book.as_ref().map_err(|e| e.reason())?;
+        let board = &mut ws.board;
         // Set up in place (no copies of the board), as `position_after` and
         // `position_from_cells` do, on a board of stones only: the keys of the one
         // position asked for are computed once, at the end.
-        match *request {
+        let (to_move, history) = match *request {
             Request::Moves(moves) => {
                 *board = Board::empty(Size::STANDARD, Rules::default());
-                play_moves(board, moves)?;
+                let (to_move, recent) = play_moves_recent(board, moves)?;
+                let history = History {
+                    last: recent[0],
+                    before: recent[1],
+                };
+                (to_move, history)
             }
-            Request::Board { size, cells } => {
+            Request::Board {
+                size,
+                cells,
+                to_move,
+            } => {
                 *board = Board::empty(size, Rules::RECORD);
                 set_cells(board, cells)?;
+                check_snapshot(board)?;
+                (
+                    to_move.unwrap_or_else(|| default_to_move(board)),
+                    History::default(),
+                )
             }
             Request::Quit => return Err(Reason::BadRequest),
+        };
+        if !book.header().has_size(board.size()) {
+            return Err(Reason::UnsupportedSize);
         }
         let key = board.position_key();
-        next_moves_into(book, &Lookup::of_position_key(board, &key), None, next)?;
-        Ok(key.bgo)
+        next_moves_into(
+            book,
+            &Lookup::of_position_key(board, &key),
+            None,
+            &mut ws.next,
+        )?;
+        let Some(predictor) = book.predictor() else {
+            return Ok(Answer::Hints(key.bgo));
+        };
+        if ws.next.classes().iter().any(|c| c.color == to_move) {
+            return Ok(Answer::Hints(key.bgo));
+        }
+        ws.analysis.reset(board, to_move, history);
+        ws.guesses = best(&ws.analysis, predictor, ws.next.symmetries());
+        Ok(Answer::Guess(key.bgo, to_move))
     }
 
     /// Answers one request line (without its `\n`): formats the reply in `ws` and shows its
@@ -137,28 +166,27 @@ impl<'a, const N: usize> Hints<'a, N> {
         ws: &'w mut Workspace<N>,
         leds: &mut impl Leds,
     ) -> Option<&'w [u8]> {
-        let Workspace {
-            reply: out,
-            next,
-            board,
-        } = ws;
         let answer = match (parse_request(line), self.book.as_ref()) {
             (Ok(Request::Quit), _) => return None,
             (_, Err(e)) => Err(e.reason()),
-            (Ok(req), Ok(_)) => self.answer(&req, board, next),
+            (Ok(req), Ok(_)) => self.answer(&req, ws),
             (Err(r), Ok(_)) => Err(r),
         };
         match answer {
-            Ok(hash) => {
-                out.hints(hash, next);
-                leds.show(&LedFrame::from_classes(next.classes()));
+            Ok(Answer::Hints(hash)) => {
+                ws.reply.hints(hash, &ws.next);
+                leds.show(&LedFrame::from_classes(ws.next.classes()));
+            }
+            Ok(Answer::Guess(hash, color)) => {
+                ws.reply.guess(hash, color, &ws.guesses);
+                leds.show(&LedFrame::from_guesses(&ws.guesses, color));
             }
             Err(reason) => {
-                out.error(reason);
+                ws.reply.error(reason);
                 leds.show(&LedFrame::new());
             }
         }
-        Some(out.as_bytes())
+        Some(ws.reply.as_bytes())
     }
 
     /// The reply to an overlong line: `error bad-request` (or the book's error).
@@ -200,13 +228,53 @@ impl<'a, const N: usize> Hints<'a, N> {
     }
 }
 
+/// What a position request is answered with.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Answer {
+    /// The book's classes, with the position's bGo hash.
+    Hints(i64),
+    /// The predictor's guesses for the side to move, with the position's bGo hash.
+    Guess(i64, Color),
+}
+
+/// A snapshot as a board reads it must be a position of a game: every group with a
+/// liberty (a group without one is stones captured but not yet lifted) and, so, an empty
+/// point somewhere.
+fn check_snapshot(board: &Board<StonesOnly>) -> Result<(), Reason> {
+    let size = board.size();
+    let empty = board.empty_points();
+    if empty.is_empty() {
+        return Err(Reason::ImpossibleCount);
+    }
+    let near_empty = empty.neighbours(size);
+    for color in [Color::Black, Color::White] {
+        let stones = *board.stones(color);
+        // The stones joined to a liberty: those next to an empty point, grown through
+        // their own colour.
+        let mut alive = stones & near_empty;
+        loop {
+            let grown = (alive.neighbours(size) & stones) | alive;
+            if grown == alive {
+                break;
+            }
+            alive = grown;
+        }
+        if alive != stones {
+            return Err(Reason::NoLiberties);
+        }
+    }
+    Ok(())
+}
+
 /// The working memory of [`Hints::reply`]: the reply line, the board and the classes of one
-/// position, reused from request to request.
+/// position, and the predictor's analysis and guesses, reused from request to request.
 #[derive(Clone, Debug)]
 pub struct Workspace<const N: usize> {
     reply: Reply,
     next: NextMoves<N>,
     board: Board<StonesOnly>,
+    analysis: Analysis,
+    guesses: heapless::Vec<Guess, MAX_GUESSES>,
 }
 
 impl<const N: usize> Default for Workspace<N> {
@@ -222,7 +290,14 @@ impl<const N: usize> Workspace<N> {
             reply: Reply::new(),
             next: NextMoves::new(Size::STANDARD, crate::transform::TransformSet::IDENTITY),
             board: Board::empty(Size::STANDARD, Rules::default()),
+            analysis: Analysis::empty(),
+            guesses: heapless::Vec::new(),
         }
+    }
+
+    /// The guesses of the last position answered with a `guess` reply.
+    pub fn guesses(&self) -> &[Guess] {
+        &self.guesses
     }
 
     /// The classes of the last position answered (all of them, not only the replied ones).

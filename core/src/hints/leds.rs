@@ -5,6 +5,7 @@ use core::fmt;
 
 use crate::notation::Sgf;
 use crate::point::{Color, Move, Point};
+use crate::predict::Guess;
 use crate::search::NextMove;
 
 use super::MAX_HINTS;
@@ -24,10 +25,12 @@ pub struct LedPoint {
 /// What the board's LEDs show after a reply: the points of the replied classes, brightest
 /// first (search order), at most [`MAX_HINTS`]. Empty after an error.
 ///
-/// Displayed as `leds pd:255 dp:120` (the word `leds`, then `point:brightness`).
+/// Displayed as `leds pd:255 dp:120` (the word `leds`, then `point:brightness`), or
+/// `leds guess pd:255 ...` for the predictor's guesses.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LedFrame {
     points: heapless::Vec<LedPoint, MAX_HINTS>,
+    guess: bool,
 }
 
 impl LedFrame {
@@ -35,7 +38,33 @@ impl LedFrame {
     pub const fn new() -> Self {
         LedFrame {
             points: heapless::Vec::new(),
+            guess: false,
         }
+    }
+
+    /// The frame of a predictor's guesses for `color`, best first: brightness 255 for the
+    /// first, halved for each `ln 2` of log-strength a guess lies below it (at least 1).
+    pub fn from_guesses(guesses: &[Guess], color: Color) -> Self {
+        let mut frame = LedFrame {
+            points: heapless::Vec::new(),
+            guess: true,
+        };
+        let top = guesses.first().map_or(0, |g| g.score);
+        for g in guesses.iter().take(MAX_HINTS) {
+            // Log-strengths are in 1/1024 nat: ln 2 is 710 of them.
+            let halvings = (top.saturating_sub(g.score) / 710).clamp(0, 7) as u32;
+            let _ = frame.points.push(LedPoint {
+                point: g.point,
+                color,
+                brightness: (255u32 >> halvings).max(1) as u8,
+            });
+        }
+        frame
+    }
+
+    /// Whether the frame shows the predictor's guesses (not the book's moves).
+    pub fn is_guess(&self) -> bool {
+        self.guess
     }
 
     /// The frame for the first [`MAX_HINTS`] of `classes` (sorted, highest count first).
@@ -64,7 +93,7 @@ impl LedFrame {
 
 impl fmt::Display for LedFrame {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("leds")?;
+        f.write_str(if self.guess { "leds guess" } else { "leds" })?;
         for p in &self.points {
             write!(f, " {}:{}", Sgf(Move::Play(p.point)), p.brightness)?;
         }

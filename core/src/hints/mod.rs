@@ -8,8 +8,9 @@
 //! - `moves pd,dp,pp`: the 19x19 position after these moves, as `kifudex search --moves`
 //!   reads them (Black first, colours alternating, captures, suicide forbidden, simple ko);
 //!   `moves` alone is the empty board.
-//! - `board N <cells>`: an `N` x `N` snapshot from the board's sensors, the `N * N` cells
-//!   row by row from the top: `.` empty, `X` black, `O` white.
+//! - `board N <cells> [B|W]`: an `N` x `N` snapshot from the board's sensors, the `N * N`
+//!   cells row by row from the top: `.` empty, `X` black, `O` white; then, optionally, the
+//!   side to move (by default Black when both colours have as many stones, else White).
 //! - `quit`: no reply; [`Hints::serve`] returns [`End::Quit`].
 //!
 //! Words are separated by spaces or tabs; leading and trailing spaces and tabs are ignored.
@@ -24,13 +25,20 @@
 //!   `kifudex search` order (count, highest first; Black first; `y * 19 + x`; a pass last),
 //!   `move` in SGF letters or `pass`, `color` `B` or `W`. A position that is not in the book
 //!   is `hints <hash> 0`.
+//! - `guess <hash> <move>:<color> ...`: for a book with a move predictor
+//!   ([`crate::predict`]), when the book holds no next move of the side to move: 1 to
+//!   [`MAX_GUESSES`](crate::predict::MAX_GUESSES) distinct legal moves of the side to move,
+//!   best first (moves that the position's symmetry makes equivalent are one, shown as
+//!   `hints` shows a class); `hints <hash> 0` if the side to move has no legal move.
 //! - `error <reason>`, the reason one of these stable words:
 //!
 //! | reason | when |
 //! |---|---|
 //! | `bad-request` | an unknown or empty request, a malformed move list or cell list, a wrong count of cells, an overlong line, bytes that are not ASCII text |
 //! | `illegal-move` | a move of `moves` that is not legal in its position (occupied, suicide, ko, off the board) |
-//! | `unsupported-size` | `board N` with `N` outside `1..=19` |
+//! | `unsupported-size` | `board N` with `N` outside `1..=19`, or a size the book holds no positions of |
+//! | `no-liberties` | a `board` snapshot with a group without liberties (captured stones not yet lifted) |
+//! | `impossible-count` | a `board` snapshot with a stone on every point (no legal position has as many) |
 //! | `bad-book` | the book failed validation ([`Book::open`](crate::book::Book::open)); every request gets this reply |
 //! | `unsupported-book` | the book is valid but a position may hold more next moves (its `max_run`) than this handler's capacity `N`; every request gets this reply |
 //! | `too-many-classes` | a position yields more classes than `N` (cannot happen with a book accepted at start) |
@@ -39,8 +47,9 @@
 //! request.
 //!
 //! **LEDs.** Every reply also lights the board: a [`LedFrame`] holding the points of the
-//! replied classes (passes have no LED) with a brightness by count, or an empty frame after
-//! an error, goes to a [`Leds`] implementation.
+//! replied classes (passes have no LED) with a brightness by count, or of the guesses
+//! (marked as guesses) with a brightness by their predicted strength, or an empty frame
+//! after an error, goes to a [`Leds`] implementation.
 
 use core::fmt;
 
@@ -92,6 +101,10 @@ pub enum Reason {
     UnsupportedBook,
     /// More classes than the handler's capacity.
     TooManyClasses,
+    /// A snapshot holds a group without liberties (captured stones not yet lifted).
+    NoLiberties,
+    /// A snapshot holds a stone on every point: no game reaches that count.
+    ImpossibleCount,
 }
 
 impl Reason {
@@ -104,6 +117,8 @@ impl Reason {
             Reason::BadBook => "bad-book",
             Reason::UnsupportedBook => "unsupported-book",
             Reason::TooManyClasses => "too-many-classes",
+            Reason::NoLiberties => "no-liberties",
+            Reason::ImpossibleCount => "impossible-count",
         }
     }
 }

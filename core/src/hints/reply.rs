@@ -1,9 +1,11 @@
-//! Reply lines, formatted in a fixed buffer ([`Reply`]): `hints ...` and `error ...`.
+//! Reply lines, formatted in a fixed buffer ([`Reply`]): `hints ...`, `guess ...` and
+//! `error ...`.
 
 use core::fmt;
 
 use crate::notation::sgf_letter;
-use crate::point::Move;
+use crate::point::{Color, Move};
+use crate::predict::Guess;
 use crate::search::NextMoves;
 
 use super::{Reason, MAX_HINTS, MAX_REPLY};
@@ -126,6 +128,29 @@ impl Reply {
             self.push(c.color.letter() as u8);
             self.push(b':');
             self.push_u64(c.count as u64);
+        }
+        self.push(b'\n');
+    }
+}
+
+impl Reply {
+    /// Replaces the reply with `guess <hash> <move>:<color> ...\n` (`hints <hash> 0\n`
+    /// without guesses).
+    pub fn guess(&mut self, hash: i64, color: Color, guesses: &[Guess]) {
+        self.clear();
+        if guesses.is_empty() {
+            self.push_bytes(b"hints ");
+            self.push_i64(hash);
+            self.push_bytes(b" 0\n");
+            return;
+        }
+        self.push_bytes(b"guess ");
+        self.push_i64(hash);
+        for g in guesses {
+            self.push(b' ');
+            self.push_move(Move::Play(g.point));
+            self.push(b':');
+            self.push(color.letter() as u8);
         }
         self.push(b'\n');
     }

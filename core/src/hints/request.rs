@@ -1,6 +1,6 @@
-//! Request lines: `moves ...`, `board N <cells>`, `quit` ([`parse_request`]).
+//! Request lines: `moves ...`, `board N <cells> [B|W]`, `quit` ([`parse_request`]).
 
-use crate::point::Size;
+use crate::point::{Color, Size};
 
 use super::Reason;
 
@@ -9,12 +9,14 @@ use super::Reason;
 pub enum Request<'l> {
     /// `moves ...`: the moves (comma-separated), empty for the empty board.
     Moves(&'l str),
-    /// `board N <cells>`.
+    /// `board N <cells> [B|W]`.
     Board {
         /// The board size.
         size: Size,
         /// The cells row by row from the top (their count and values not yet checked).
         cells: &'l [u8],
+        /// The side to move, if the request names it.
+        to_move: Option<Color>,
     },
     /// `quit`.
     Quit,
@@ -33,15 +35,32 @@ pub fn parse_request(line: &[u8]) -> Result<Request<'_>, Reason> {
             // The cells are the rest of the line: a blank among them (a word too many)
             // is a bad request, found here only when the size fails, otherwise by
             // `set_cells`, which reads every cell anyway (361 bytes are not scanned twice).
-            let (n, cells) = split_word(rest);
+            let (n, rest) = split_word(rest);
+            let (cells, to_move) = split_side(rest);
             match parse_size(n) {
-                Ok(size) => Ok(Request::Board { size, cells }),
+                Ok(size) => Ok(Request::Board {
+                    size,
+                    cells,
+                    to_move,
+                }),
                 Err(_) if cells.iter().any(|&c| is_blank(c)) => Err(Reason::BadRequest),
                 Err(e) => Err(e),
             }
         }
         b"quit" if rest.is_empty() => Ok(Request::Quit),
         _ => Err(Reason::BadRequest),
+    }
+}
+
+/// The cells and the optional side to move of a board request: a last word `B` or `W`
+/// after a blank (a cell is never a `B` or a `W`).
+fn split_side(rest: &[u8]) -> (&[u8], Option<Color>) {
+    match rest {
+        [cells @ .., blank, side] if is_blank(*blank) => match Color::from_letter(*side) {
+            Some(c) if *side == b'B' || *side == b'W' => (trim(cells), Some(c)),
+            _ => (rest, None),
+        },
+        _ => (rest, None),
     }
 }
 
@@ -111,14 +130,47 @@ mod tests {
             parse_request(b"board 2 X..O"),
             Ok(Request::Board {
                 size: Size::square(2).unwrap(),
-                cells: b"X..O"
+                cells: b"X..O",
+                to_move: None,
             })
         );
+        for (line, side) in [
+            (&b"board 2 X..O W"[..], Color::White),
+            (b"board 2 X..O\tB ", Color::Black),
+            (b"board 2  X..O   B", Color::Black),
+        ] {
+            assert_eq!(
+                parse_request(line),
+                Ok(Request::Board {
+                    size: Size::square(2).unwrap(),
+                    cells: b"X..O",
+                    to_move: Some(side),
+                }),
+                "{line:?}"
+            );
+        }
+        // A lowercase side or a side glued to the cells is not a side: the cells are
+        // refused later (a blank or a letter among them).
+        for line in [
+            &b"board 2 X..O b"[..],
+            b"board 2 X..OW",
+            b"board 2 X..O B W",
+        ] {
+            let Ok(Request::Board { to_move, cells, .. }) = parse_request(line) else {
+                panic!("{line:?}");
+            };
+            let mut board = Board::<StonesOnly>::empty(Size::square(2).unwrap(), Rules::RECORD);
+            assert!(
+                to_move.is_none() || crate::query::set_cells(&mut board, cells).is_err(),
+                "{line:?}"
+            );
+        }
         assert_eq!(
             parse_request(b"board 19"),
             Ok(Request::Board {
                 size: Size::STANDARD,
-                cells: b""
+                cells: b"",
+                to_move: None,
             })
         );
         for bad in [
@@ -141,7 +193,7 @@ mod tests {
         }
         // A word too many on a board line: the cells hold a blank, which `set_cells`
         // refuses (it reads every cell anyway).
-        let Ok(Request::Board { size, cells }) = parse_request(b"board 2 X. .O") else {
+        let Ok(Request::Board { size, cells, .. }) = parse_request(b"board 2 X. .O") else {
             panic!("a board line with a blank among its cells");
         };
         let mut board = Board::<StonesOnly>::empty(size, Rules::RECORD);

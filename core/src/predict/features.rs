@@ -47,6 +47,14 @@ const fn deltas() -> [i16; OFFSET_COUNT] {
     d
 }
 
+/// The canonical key of a size-`size` pattern whose smallest transform hash is `min`: the
+/// size's salt mixed in, then rotated so that the low bits of the minimum (uniform; its
+/// high bits lean towards zero) become the top bits a file splits keys by.
+#[inline]
+pub fn canonical_key(min: u64, size: usize) -> u64 {
+    (min ^ SIZE_SALT.get(size).copied().unwrap_or(0)).rotate_left(32)
+}
+
 /// What is known of the moves that led to a position.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -179,23 +187,44 @@ fn grid_index(p: Point) -> usize {
 impl Analysis {
     /// Looks at `board` for `to_move`, the last moves as far as `history` knows them.
     pub fn new<T: Tracking>(board: &Board<T>, to_move: Color, history: History) -> Analysis {
-        let mut a = Analysis {
-            size: board.size(),
-            to_move,
+        let mut a = Analysis::empty();
+        a.reset(board, to_move, history);
+        a
+    }
+
+    /// An analysis of nothing (an empty 19x19 board, Black to move), to [`Analysis::reset`]
+    /// in place.
+    pub const fn empty() -> Analysis {
+        Analysis {
+            size: Size::STANDARD,
+            to_move: Color::Black,
             grid: [Cell::Off as u8; GRID * GRID],
             group_of: [NO_GROUP; MAX_POINTS],
             libs: [0; MAX_POINTS],
             stones: [0; MAX_POINTS],
             own: [false; MAX_POINTS],
-            ko: board
-                .ko()
-                .and_then(|(p, c)| if c == to_move { Some(p) } else { None }),
-            history,
-        };
+            ko: None,
+            history: History {
+                last: None,
+                before: None,
+            },
+        }
+    }
+
+    /// [`Analysis::new`] in place (no second copy of the 3.7 KiB on a small stack).
+    pub fn reset<T: Tracking>(&mut self, board: &Board<T>, to_move: Color, history: History) {
         let size = board.size();
+        self.size = size;
+        self.to_move = to_move;
+        self.history = history;
+        self.ko = board
+            .ko()
+            .and_then(|(p, c)| if c == to_move { Some(p) } else { None });
+        self.grid.fill(Cell::Off as u8);
+        self.group_of.fill(NO_GROUP);
         for y in 0..size.height() {
             for x in 0..size.width() {
-                if let Some(c) = a.grid.get_mut(grid_index(Point::new(x, y))) {
+                if let Some(c) = self.grid.get_mut(grid_index(Point::new(x, y))) {
                     *c = Cell::Empty as u8;
                 }
             }
@@ -203,24 +232,25 @@ impl Analysis {
         for (id, g) in board.groups().enumerate() {
             let libs = g.liberties.len() as u16;
             let own = g.color == to_move;
-            if let (Some(l), Some(s), Some(o)) =
-                (a.libs.get_mut(id), a.stones.get_mut(id), a.own.get_mut(id))
-            {
+            if let (Some(l), Some(s), Some(o)) = (
+                self.libs.get_mut(id),
+                self.stones.get_mut(id),
+                self.own.get_mut(id),
+            ) {
                 *l = libs;
                 *s = g.stones.len() as u16;
                 *o = own;
             }
             let cell = Cell::stone(own, libs) as u8;
             for p in g.stones.iter() {
-                if let Some(slot) = a.group_of.get_mut(p.index19() as usize) {
+                if let Some(slot) = self.group_of.get_mut(p.index19() as usize) {
                     *slot = id as u16;
                 }
-                if let Some(c) = a.grid.get_mut(grid_index(p)) {
+                if let Some(c) = self.grid.get_mut(grid_index(p)) {
                     *c = cell;
                 }
             }
         }
-        a
     }
 
     /// The board size.
@@ -298,7 +328,7 @@ impl Analysis {
             }
             start = end;
             let min = h.iter().copied().min().unwrap_or(0);
-            if !f(s, min ^ SIZE_SALT.get(s).copied().unwrap_or(0)) {
+            if !f(s, canonical_key(min, s)) {
                 return;
             }
         }

@@ -2,6 +2,8 @@
 //! candidate's features, in integers, the largest known pattern first.
 
 use crate::point::{Point, Size};
+use crate::search::representative;
+use crate::transform::TransformSet;
 
 use super::features::{Analysis, Group, GROUPS};
 
@@ -61,17 +63,34 @@ pub fn before(a: &Guess, b: &Guess) -> bool {
 }
 
 /// The best [`MAX_GUESSES`] legal moves of the player to move, best first (fewer if fewer
-/// are legal, none if none is).
-pub fn best<W: Weights + ?Sized>(a: &Analysis, w: &W) -> heapless::Vec<Guess, MAX_GUESSES> {
+/// are legal, none if none is). Moves that the position's symmetry `sym` makes equivalent
+/// are one guess, shown as [`crate::search`] shows a class
+/// ([`representative`]), scored by its best member.
+pub fn best<W: Weights + ?Sized>(
+    a: &Analysis,
+    w: &W,
+    sym: TransformSet,
+) -> heapless::Vec<Guess, MAX_GUESSES> {
     let mut out: heapless::Vec<Guess, MAX_GUESSES> = heapless::Vec::new();
     let size: Size = a.size();
+    let symmetric = sym != TransformSet::IDENTITY;
     for y in 0..size.height() {
         for x in 0..size.width() {
             let p = Point::new(x, y);
-            let Some(score) = score(a, w, p) else {
-                continue;
+            let s = if symmetric {
+                if representative(p, sym, size) != p {
+                    continue;
+                }
+                sym.iter()
+                    .filter_map(|t| t.apply(p, size))
+                    .filter_map(|q| score(a, w, q))
+                    .max()
+            } else {
+                score(a, w, p)
             };
-            insert(&mut out, Guess { point: p, score });
+            if let Some(score) = s {
+                insert(&mut out, Guess { point: p, score });
+            }
         }
     }
     out

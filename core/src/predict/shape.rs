@@ -18,9 +18,10 @@
 //!
 //! **Hash.** A pattern's hash under transform `t` is the XOR, over its non-empty cells at
 //! offset `i`, of `ZOBRIST[PERM[t][i]][state]`: the hash of the pattern turned by `t`. Its
-//! canonical key is the smallest of the 8, XORed with the size's salt ([`SIZE_SALT`]):
-//! equal for a pattern in every orientation and never equal across sizes (but by a 64-bit
-//! collision). Empty cells add nothing, so a mostly empty neighbourhood costs little.
+//! canonical key is the smallest of the 8, XORed with the size's salt ([`SIZE_SALT`]) and
+//! rotated by 32 bits ([`super::features::canonical_key`]): equal for a pattern in every
+//! orientation and never equal across sizes (but by a 64-bit collision). Empty cells add
+//! nothing, so a mostly empty neighbourhood costs little.
 
 /// The largest distance of a pattern ring.
 pub const MAX_DISTANCE: u8 = 12;

@@ -11,6 +11,7 @@ use kifudex_core::{Color, Move};
 use super::index_file::canonical_code;
 use super::{BuildOptions, BuildReport, Collected};
 use kifudex_core::format::{BitWriter, Body, EncodedFile};
+use kifudex_core::predict::table::TableOptions;
 
 /// Fingerprint bits stored per position after the bucket bits.
 pub const REM_BITS: u32 = 32;
@@ -139,6 +140,26 @@ pub fn encode(c: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> R
     };
     report.records = n_next;
     report.positions = n_pos;
-    body.file(Kind::Book, &header)
-        .map_err(|e| anyhow::anyhow!("encoding the book header: {e}"))
+    let file = match &opts.predictor {
+        None => body.file(Kind::Book, &header),
+        Some(train) => {
+            let t = std::time::Instant::now();
+            let model = crate::predict::train(&c.games, train, |m| {
+                if opts.progress {
+                    eprintln!("predictor: {m}");
+                }
+            });
+            let (predictor, stats) =
+                crate::predict::table::add_to(&model, &TableOptions::default(), &mut body);
+            report.predictor = Some(format!(
+                "{} patterns in {} bytes, learnt from {} games in {:.1} s",
+                stats.patterns,
+                stats.bytes,
+                model.games,
+                t.elapsed().as_secs_f64()
+            ));
+            body.file(Kind::Book, &(header, predictor))
+        }
+    };
+    file.map_err(|e| anyhow::anyhow!("encoding the book header: {e}"))
 }

@@ -74,6 +74,8 @@ pub struct BuildOptions {
     pub shared_min: u32,
     /// Show a progress bar on a terminal.
     pub progress: bool,
+    /// Book: also learn a move predictor from every move of the games, with these options.
+    pub predictor: Option<crate::predict::TrainOptions>,
 }
 
 impl Default for BuildOptions {
@@ -85,6 +87,7 @@ impl Default for BuildOptions {
             max_next: None,
             shared_min: 8,
             progress: false,
+            predictor: None,
         }
     }
 }

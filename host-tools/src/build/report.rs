@@ -35,6 +35,8 @@ pub struct BuildReport {
     pub verified_positions: u64,
     /// Bytes written.
     pub bytes: u64,
+    /// The move predictor of a book: what it holds, one line.
+    pub predictor: Option<String>,
     /// Wall time.
     pub elapsed: Duration,
     /// Wall time and resident memory (bytes, where the OS tells) at the end of each phase,
@@ -110,6 +112,9 @@ impl BuildReport {
             "key collisions:    {} ({} shared positions compared exactly)",
             self.collisions, self.verified_positions
         );
+        if let Some(p) = &self.predictor {
+            let _ = writeln!(s, "predictor:         {p}");
+        }
         let _ = writeln!(s, "bytes:             {}", self.bytes);
         let _ = write!(
             s,

@@ -16,9 +16,6 @@ pub mod table;
 use rustc_hash::FxHashMap as HashMap;
 use std::time::Instant;
 
-use kifudex_core::predict::features::GROUPS;
-use kifudex_core::predict::{Group, Weights};
-
 use harvest::Pattern;
 use kifudex_core::stored::StoredGame;
 use mm::Gammas;
@@ -60,6 +57,8 @@ impl Default for TrainOptions {
 /// the strengths.
 #[derive(Clone, Debug)]
 pub struct Model {
+    /// Games it was learnt from.
+    pub games: usize,
     /// The patterns, most played first.
     pub patterns: Vec<Pattern>,
     /// The strengths.
@@ -150,58 +149,10 @@ pub fn train<G: StoredGame + Sync>(
             ))
         },
     );
-    Model { patterns, gammas }
-}
-
-/// Log-strengths in 1/1024 nat: a model's strengths as the ranker reads them, unrounded
-/// for practical purposes (the book's table rounds them coarser).
-#[derive(Clone, Debug)]
-pub struct FineWeights {
-    patterns: HashMap<u64, i32>,
-    unknown: i32,
-    groups: Vec<Vec<i32>>,
-}
-
-fn log_fixed(g: f64) -> i32 {
-    (g.ln() * 1024.0).round() as i32
-}
-
-impl FineWeights {
-    /// The weights of `model`.
-    pub fn new(model: &Model) -> FineWeights {
-        FineWeights {
-            patterns: model
-                .patterns
-                .iter()
-                .enumerate()
-                .map(|(i, p)| (p.key, log_fixed(model.gammas.pattern[i + 1])))
-                .collect(),
-            unknown: log_fixed(model.gammas.pattern[0]),
-            groups: model
-                .gammas
-                .groups
-                .iter()
-                .map(|g| g.iter().map(|&v| log_fixed(v)).collect())
-                .collect(),
-        }
-    }
-}
-
-impl Weights for FineWeights {
-    fn pattern(&self, _size: usize, key: u64) -> Option<i32> {
-        self.patterns.get(&key).copied()
-    }
-
-    fn unknown_pattern(&self) -> i32 {
-        self.unknown
-    }
-
-    fn group(&self, group: Group, value: u8) -> i32 {
-        let g = group as usize;
-        if g >= GROUPS {
-            return 0;
-        }
-        self.groups[g].get(value as usize).copied().unwrap_or(0)
+    Model {
+        games: games.len(),
+        patterns,
+        gammas,
     }
 }
 
@@ -209,14 +160,14 @@ impl Weights for FineWeights {
 /// sections lie in (for measuring it without a book).
 pub fn table(
     model: &Model,
-    opts: &table::TableOptions,
+    opts: &kifudex_core::predict::table::TableOptions,
 ) -> (
     kifudex_core::predict::PredictorHeader,
     Vec<u8>,
-    table::TableStats,
+    kifudex_core::predict::table::TableStats,
 ) {
     let mut body = kifudex_core::format::Body::new();
-    let (header, stats) = table::encode(model, opts, &mut body);
+    let (header, stats) = table::add_to(model, opts, &mut body);
     (header, body.to_vec(), stats)
 }
 
@@ -228,7 +179,7 @@ pub struct Evaluation {
     /// Test games.
     pub test_games: usize,
     /// The table as the book holds it.
-    pub table: table::TableStats,
+    pub table: kifudex_core::predict::table::TableStats,
     /// With the last two moves known (a `moves` request).
     pub moves: eval::Report,
     /// As board snapshots (a `board` request: the last moves unknown).
@@ -252,7 +203,7 @@ pub fn evaluate<G: StoredGame + Sync + Copy>(
         games::SPLIT_PREFIX
     ));
     let model = train(&learn, opts, &mut log);
-    let (header, bytes, stats) = table(&model, &table::TableOptions::default());
+    let (header, bytes, stats) = table(&model, &Default::default());
     let weights = kifudex_core::predict::Predictor::open(&header, &bytes)
         .map_err(|e| anyhow::anyhow!("the table does not read back: {e}"))?;
     Ok(Evaluation {
