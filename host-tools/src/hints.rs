@@ -52,16 +52,30 @@ pub fn serve(
     }
     let mut r = FromStd::new(Uninterrupted(input));
     let mut w = FromStd::new(BufWriter::new(output));
-    hints
-        .serve(&mut r, &mut w, &mut StderrLeds(leds))
-        .map_err(|e| match e {
-            ServeError::Read(e) => anyhow!("reading requests: {e}"),
-            ServeError::Write(e) => anyhow!("writing replies: {e}"),
-        })
+    match hints.serve(&mut r, &mut w, &mut StderrLeds(leds)) {
+        // Whoever read the replies has gone (`| head -1`): nothing more to answer.
+        Err(ServeError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(End::Eof),
+        Err(ServeError::Write(e)) => Err(anyhow!("writing replies: {e}")),
+        Err(ServeError::Read(e)) => Err(anyhow!("reading requests: {e}")),
+        Ok(end) => Ok(end),
+    }
 }
 
-/// Serves standard input and output.
+/// Why `hints` cannot answer from `bytes` (a damaged file, a desktop index, a book whose
+/// positions hold more next moves than the handler keeps), or `None` if it can.
+pub fn book_problem(bytes: &[u8]) -> Option<String> {
+    StandardHints::new(Book::open(bytes))
+        .book()
+        .err()
+        .map(|p| p.to_string())
+}
+
+/// Serves standard input and output. A book it cannot use is an error before any request
+/// is read (the firmware, which has no one to tell, answers `error bad-book` instead).
 pub fn run_stdio(bytes: &[u8], name: &str, leds: bool) -> Result<End> {
+    if let Some(problem) = book_problem(bytes) {
+        anyhow::bail!("{name}: cannot answer hints from this file: {problem}");
+    }
     serve(
         bytes,
         io::stdin().lock(),

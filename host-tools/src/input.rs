@@ -45,6 +45,10 @@ pub enum SkipReason {
     /// The archive (or one of its members) could not be read.
     #[error("broken archive: {0}")]
     Archive(String),
+    /// Not a regular file (a FIFO, a socket, a device): never opened, as reading one could
+    /// wait for ever; holds what it is.
+    #[error("not a regular file ({0}): not opened")]
+    Special(&'static str),
 }
 
 impl SkipReason {
@@ -54,6 +58,7 @@ impl SkipReason {
             SkipReason::NotSgf(_) => "not-sgf",
             SkipReason::Io(_) => "io",
             SkipReason::Archive(_) => "archive",
+            SkipReason::Special(_) => "special-file",
         }
     }
 }
@@ -126,7 +131,12 @@ pub fn list_inputs<P: AsRef<Path>>(paths: &[P]) -> (Vec<std::path::PathBuf>, Vec
             {
                 match entry {
                     Ok(e) if e.file_type().is_dir() => {}
-                    Ok(e) => files.push(e.into_path()),
+                    Ok(e) if e.file_type().is_file() => files.push(e.into_path()),
+                    Ok(e) => skipped.push(Skipped {
+                        path: e.path().display().to_string(),
+                        member: None,
+                        reason: SkipReason::Special(special_kind(e.file_type())),
+                    }),
                     Err(err) => skipped.push(Skipped {
                         path: err
                             .path()
@@ -141,6 +151,25 @@ pub fn list_inputs<P: AsRef<Path>>(paths: &[P]) -> (Vec<std::path::PathBuf>, Vec
         }
     }
     (files, skipped)
+}
+
+/// What a file that is neither a folder nor a regular file is.
+fn special_kind(t: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_block_device() || t.is_char_device() {
+            return "a device";
+        }
+    }
+    let _ = t;
+    "a special file"
 }
 
 /// Reads one listed file: an SGF file gives one source, an archive its SGF members; other

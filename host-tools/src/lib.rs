@@ -21,6 +21,18 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
+/// Writes `text` to standard output. A closed pipe (`kifudex games | head -1`) ends the
+/// process quietly with status 0, as the reader has all it wanted; any other write error
+/// (a full disk, `> /dev/full`) is returned.
+pub fn print_stdout(text: &str) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        r => r.context("cannot write to standard output"),
+    }
+}
+
 /// Reads an index or book file into memory.
 pub fn open_index_file(path: &Path) -> Result<Vec<u8>> {
     std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))

@@ -7,9 +7,9 @@ use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use kifudex::build::{self, BuildOptions, Profile};
 use kifudex::games::{GameFilter, Page};
-use kifudex::open_index_file;
 use kifudex::predict::TrainOptions;
 use kifudex::present::{json, text};
+use kifudex::{open_index_file, print_stdout};
 use kifudex_core::index::Index;
 use kifudex_core::query::{position_after, QueryError};
 use kifudex_core::search::NextMoves;
@@ -94,9 +94,17 @@ struct BuildArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
-    /// No progress bar and no summary.
+    /// No progress bar and no summary (errors are still printed, and still fail the build).
     #[arg(short, long)]
     quiet: bool,
+    /// Also list every skipped file, rejected game, truncated main line and recovered
+    /// defect, one per line with its place.
+    #[arg(short, long)]
+    verbose: bool,
+    /// Write every skipped file, rejected game, truncated main line and recovered defect,
+    /// with its reason and place, to this JSON file (also when the build fails).
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
     /// Also print the time and memory of each phase.
     #[arg(long)]
     timings: bool,
@@ -286,7 +294,13 @@ fn main() -> ExitCode {
 
 /// Sets up the query position, or exits with status 2 for an illegal or malformed one.
 fn query(args: &PositionArgs) -> Result<std::result::Result<kifudex_core::Board, ExitCode>> {
-    let size = Size::square(args.size).context("board size must be 1 to 19")?;
+    let Some(size) = Size::square(args.size) else {
+        eprintln!(
+            "kifudex: --size {}: a board is 1 to 19 points wide",
+            args.size
+        );
+        return Ok(Err(ExitCode::from(2)));
+    };
     match position_after(&args.moves, size) {
         Ok((board, _)) => Ok(Ok(board)),
         Err(
@@ -333,12 +347,22 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     keep_per_mille: a.predictor_sample,
                     ..TrainOptions::default()
                 }),
+                list_recovered: a.verbose || a.report.is_some(),
                 ..BuildOptions::default()
             };
             if a.predictor && opts.profile != Profile::Mcu {
                 anyhow::bail!("--predictor needs --profile mcu");
             }
-            let report = build::build(&a.paths, &a.output, &opts)?;
+            let mut report = build::BuildReport::default();
+            let built = build::build_reporting(&a.paths, &a.output, &opts, &mut report);
+            if let Some(file) = &a.report {
+                let json = build::problems::to_json(&report.problems).to_string();
+                build::write_atomically(file, json.as_bytes())?;
+            }
+            if a.verbose {
+                eprint!("{}", report.problems_text());
+            }
+            built?;
             if !a.quiet {
                 eprintln!("{}", report.summary());
             }
@@ -358,10 +382,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 .next_moves(&board, a.swap)
                 .map_err(|e| anyhow::anyhow!("{e:?}"))?;
             if a.json {
-                println!("{}", json::search(&board, &next));
+                print_stdout(&format!("{}\n", json::search(&board, &next)))?;
             } else {
-                print!("{}", text::board(&board, next.classes(), a.marks));
-                print!("{}", text::table(&next, a.marks, 40));
+                print_stdout(&format!(
+                    "{}{}",
+                    text::board(&board, next.classes(), a.marks),
+                    text::table(&next, a.marks, 40)
+                ))?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -374,9 +401,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             let list = kifudex::games::list(&index, &board, &a.filter.filter(), a.filter.page());
             if a.json {
-                println!("{}", json::games(&index, &list));
+                print_stdout(&format!("{}\n", json::games(&index, &list)))?;
             } else {
-                print!("{}", text::games(&index, &list));
+                print_stdout(&text::games(&index, &list))?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -403,9 +430,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             let stats = kifudex::patterns::collect(&games, &opts);
             if a.json {
-                println!("{}", kifudex::patterns::json(&stats));
+                print_stdout(&format!("{}\n", kifudex::patterns::json(&stats)))?;
             } else {
-                print!("{}", kifudex::patterns::text(&stats));
+                print_stdout(&kifudex::patterns::text(&stats))?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -428,18 +455,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
             })?;
             if a.json {
-                println!("{}", kifudex::predict::evaluation_json(&e));
+                print_stdout(&format!("{}\n", kifudex::predict::evaluation_json(&e)))?;
             } else {
-                print!("{}", kifudex::predict::evaluation_text(&e));
+                print_stdout(&kifudex::predict::evaluation_text(&e))?;
             }
             Ok(ExitCode::SUCCESS)
         }
         Command::Info { index } => {
             let bytes = open_index_file(&index)?;
-            print!(
-                "{}",
-                kifudex::info::describe(&bytes).with_context(|| format!("{}", index.display()))?
-            );
+            print_stdout(
+                &kifudex::info::describe(&bytes).with_context(|| format!("{}", index.display()))?,
+            )?;
             Ok(ExitCode::SUCCESS)
         }
     }

@@ -477,12 +477,11 @@ fn commands_text() -> String {
 /// Runs the shell on `index`, reading commands until `exit`, `quit` or the end of input.
 /// `label` says where the index comes from (printed once at the start).
 pub fn run(index: &Index<'_>, label: &str) -> anyhow::Result<()> {
-    use std::io::Write;
     let mut shell = Shell::new(index);
-    println!(
-        "kifudex shell: {label}, {} games. Type `help` for the commands.",
+    crate::print_stdout(&format!(
+        "kifudex shell: {label}, {} games. Type `help` for the commands.\n",
         index.game_count()
-    );
+    ))?;
     let mut editor = rustyline::DefaultEditor::new().ok();
     let stdin = std::io::stdin();
     loop {
@@ -515,17 +514,8 @@ pub fn run(index: &Index<'_>, label: &str) -> anyhow::Result<()> {
         };
         match shell.execute(&line) {
             Outcome::Quit => break,
-            Outcome::Print(s) => {
-                let mut out = std::io::stdout().lock();
-                // A closed pipe ends the shell quietly.
-                if out
-                    .write_all(s.as_bytes())
-                    .and_then(|_| out.flush())
-                    .is_err()
-                {
-                    break;
-                }
-            }
+            // A closed pipe ends the shell quietly; a full disk is an error.
+            Outcome::Print(s) => crate::print_stdout(&s)?,
         }
     }
     Ok(())

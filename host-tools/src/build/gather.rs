@@ -7,19 +7,16 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 
+use super::problems::{self, Problem};
 use super::replay::{self, ReplayedGame};
 use super::sort::{Renumbering, SortPlan};
 use super::{BuildOptions, BuildReport, Input, Occ, Prepared};
 use crate::input::{self, Skipped};
+use crate::sgf::SourceRef;
 
-/// What one input yields besides its games: (input number, warning kinds, rejections
-/// (kind, description), skipped members).
-type InputNotes = (
-    usize,
-    Vec<&'static str>,
-    Vec<(String, String)>,
-    Vec<Skipped>,
-);
+/// What one input yields besides its games: (input number, warning kinds, problems:
+/// skipped members, rejected trees and, if asked for, recovered defects).
+type InputNotes = (usize, Vec<&'static str>, Vec<Problem>);
 
 /// What one build worker gathered: games, their occurrences (with provisional global move
 /// numbers: the worker's games' moves counted in its order), notes on its inputs.
@@ -36,25 +33,37 @@ struct Gathered {
 /// Occurrences per piece of a build worker's occurrences.
 const OCC_PIECE: usize = 1 << 16;
 
-fn read_one(input: Input, number: usize, max_moves: u32, acc: &mut Gathered) {
+fn read_one(input: Input, number: usize, opts: &BuildOptions, acc: &mut Gathered) {
+    let max_moves = opts.max_moves.unwrap_or(u32::MAX);
     let (sources, skipped) = match input {
         Input::File(p) => input::read_input(&p),
         Input::Sources(s) => (s, Vec::new()),
     };
     let mut warnings = Vec::new();
-    let mut rejected = Vec::new();
+    let mut found: Vec<Problem> = skipped.iter().map(problems::skipped).collect();
     for src in sources {
         let parsed = src.parse();
-        drop(src);
         warnings.extend(parsed.warnings.iter().map(|w| w.kind.name()));
-        rejected.extend(
-            parsed
-                .rejected
-                .iter()
-                .map(|e| (e.kind.name().to_string(), e.to_string())),
-        );
+        found.extend(parsed.rejected.iter().map(problems::rejected));
+        if opts.list_recovered {
+            let here = SourceRef {
+                path: src.path.clone(),
+                member: src.member.clone(),
+                tree_index: usize::MAX,
+            };
+            found.extend(
+                parsed
+                    .warnings
+                    .iter()
+                    .map(|w| problems::recovered(&here, w)),
+            );
+        }
+        drop(src);
         for g in parsed.games {
             warnings.extend(g.warnings.iter().map(|w| w.kind.name()));
+            if opts.list_recovered {
+                found.extend(g.warnings.iter().map(|w| problems::recovered(&g.source, w)));
+            }
             let base = u32::try_from(acc.moves).unwrap_or(u32::MAX);
             // A game has at most one occurrence per event.
             let need = g.events.len();
@@ -70,7 +79,7 @@ fn read_one(input: Input, number: usize, max_moves: u32, acc: &mut Gathered) {
             acc.games.push(game);
         }
     }
-    acc.notes.push((number, warnings, rejected, skipped));
+    acc.notes.push((number, warnings, found));
 }
 
 /// Reads, parses and replays the inputs (phase `parse`), orders the games and numbers
@@ -83,17 +92,14 @@ pub(super) fn prepare(
     t0: Instant,
 ) -> Result<Prepared> {
     for s in &skipped {
-        BuildReport::bump(&mut report.skipped_inputs, s.reason.name(), || {
-            s.to_string()
-        });
+        report.note(problems::skipped(s));
     }
-    let max_moves = opts.max_moves.unwrap_or(u32::MAX);
     let bar = progress_bar(opts.progress, inputs.len() as u64);
     let gathered: Vec<Gathered> = inputs
         .into_par_iter()
         .enumerate()
         .fold(Gathered::default, |mut acc, (number, inp)| {
-            read_one(inp, number, max_moves, &mut acc);
+            read_one(inp, number, opts, &mut acc);
             if let Some(b) = &bar {
                 b.inc(1);
             }
@@ -148,18 +154,13 @@ fn order_games(
     }
     notes.sort_unstable_by_key(|n| n.0);
     let mut warnings: HashMap<&'static str, usize> = HashMap::new();
-    for (_, w, r, sk) in notes {
+    for (_, w, found) in notes {
         report.files += 1;
-        for s in sk {
-            BuildReport::bump(&mut report.skipped_inputs, s.reason.name(), || {
-                s.to_string()
-            });
-        }
         for k in w {
             *warnings.entry(k).or_default() += 1;
         }
-        for (k, ex) in r {
-            BuildReport::bump(&mut report.rejected, &k, || ex);
+        for p in found {
+            report.note(p);
         }
     }
     for (k, n) in warnings {
@@ -167,7 +168,11 @@ fn order_games(
     }
     report.games_read = games.len();
     if games.is_empty() {
-        bail!("no game found in the inputs");
+        report.problems.sort_by(problems::input_order);
+        bail!(
+            "no game found in the inputs{}",
+            problems::why_nothing(&report.problems)
+        );
     }
     // Newest first; ties by file, member and tree for a stable order. The games are
     // sorted by index (they are large), then moved into place cycle by cycle.
@@ -189,8 +194,8 @@ fn order_games(
         move_starts.push(start);
         renumbering[i as usize].1 = start;
         total += g.moves.len() as u64;
-        if let Some((reason, example)) = &g.truncated {
-            BuildReport::bump(&mut report.truncated, reason, || example.clone());
+        if let Some((reason, move_number)) = g.truncated {
+            report.note(problems::truncated(&g.record, reason, move_number));
         }
         if g.moves.is_empty() {
             report.games_without_moves += 1;
@@ -200,6 +205,8 @@ fn order_games(
         }
     }
     permute(&mut games, order);
+    // In the order of the inputs, whatever the games' order.
+    report.problems.sort_by(problems::input_order);
     Ok((games, move_starts, Renumbering(renumbering)))
 }
 

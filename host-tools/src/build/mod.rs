@@ -30,6 +30,8 @@ pub mod book_file;
 mod gather;
 pub mod index_file;
 mod output;
+mod preflight;
+pub mod problems;
 pub mod replay;
 mod report;
 mod sort;
@@ -45,6 +47,8 @@ use crate::input::{self, Skipped, Source};
 use gather::prepare;
 pub use output::write_atomically;
 use output::{persist, write_temporary};
+pub use preflight::{check_inputs, check_output};
+pub use problems::{Outcome, Problem};
 use replay::ReplayedGame;
 use report::resident_bytes;
 pub use report::BuildReport;
@@ -76,6 +80,8 @@ pub struct BuildOptions {
     pub progress: bool,
     /// Book: also learn a move predictor from every move of the games, with these options.
     pub predictor: Option<crate::predict::TrainOptions>,
+    /// List every recovered defect in [`BuildReport::problems`] (they are always counted).
+    pub list_recovered: bool,
 }
 
 impl Default for BuildOptions {
@@ -88,6 +94,7 @@ impl Default for BuildOptions {
             shared_min: 8,
             progress: false,
             predictor: None,
+            list_recovered: false,
         }
     }
 }
@@ -245,16 +252,31 @@ fn record_collisions((collisions, compared): (u64, u64), report: &mut BuildRepor
     Ok(())
 }
 
-/// Builds an index or a book from `paths` and writes it atomically to `out`.
+/// Builds an index or a book from `paths` and writes it atomically to `out`. Before any
+/// input is read, every path must exist and be readable ([`check_inputs`]) and `out` must
+/// be writable ([`check_output`]).
 pub fn build(paths: &[PathBuf], out: &Path, opts: &BuildOptions) -> Result<BuildReport> {
-    let t0 = Instant::now();
     let mut report = BuildReport::default();
+    build_reporting(paths, out, opts, &mut report)?;
+    Ok(report)
+}
+
+/// [`build`] into a report the caller keeps, also when the build fails (to list why).
+pub fn build_reporting(
+    paths: &[PathBuf],
+    out: &Path,
+    opts: &BuildOptions,
+    report: &mut BuildReport,
+) -> Result<()> {
+    check_output(out)?;
+    check_inputs(paths)?;
+    let t0 = Instant::now();
     let (files, skipped) = input::list_inputs(paths);
     let inputs = files.into_iter().map(Input::File).collect();
     // The file is written (to a temporary file) while the keys are checked, and renamed
     // into place once they are.
     let ((tmp, bytes), collected) =
-        collect_and_encode(inputs, skipped, opts, &mut report, t0, |file| {
+        collect_and_encode(inputs, skipped, opts, report, t0, |file| {
             let tmp = write_temporary(out, |w| {
                 use std::io::Write;
                 file.pieces().try_for_each(|p| w.write_all(p))
@@ -269,7 +291,7 @@ pub fn build(paths: &[PathBuf], out: &Path, opts: &BuildOptions) -> Result<Build
     // thread of its own, which a command line process exiting right away need not wait
     // for.
     std::thread::spawn(move || drop(collected));
-    Ok(report)
+    Ok(())
 }
 
 /// Builds an index or a book from inputs in memory and returns the file's bytes.
@@ -363,7 +385,12 @@ fn encode(
     report: &mut BuildReport,
 ) -> Result<EncodedFile> {
     if report.games_indexed == 0 {
-        bail!("no game with a legal move was found in the inputs");
+        bail!(
+            "no game with a legal move was found in the inputs ({} games read, {} without moves){}",
+            report.games_read,
+            report.games_without_moves,
+            problems::why_nothing(&report.problems) + &problems::without_moves(&collected.games)
+        );
     }
     match opts.profile {
         Profile::Desktop => index_file::encode(collected, opts, report),

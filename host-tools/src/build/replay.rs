@@ -26,8 +26,9 @@ pub struct ReplayedGame {
     pub provisional_start: u32,
     /// Number of indexed moves (occurrences).
     pub indexed: u32,
-    /// Why the main line ended early, with an example description (file and move).
-    pub truncated: Option<(String, String)>,
+    /// Why the main line ended early (a short stable name: `occupied`, `off-board`,
+    /// `invalid-coordinate`, `too-many-moves`...) and the number of the move that ended it.
+    pub truncated: Option<(&'static str, usize)>,
 }
 
 impl StoredGame for ReplayedGame {
@@ -70,14 +71,6 @@ pub fn replay(
     let mut setup = Vec::new();
     let mut indexed = 0u32;
     let mut truncated = None;
-    let here = |n: usize| {
-        let mut s = record.source.path.clone();
-        if let Some(m) = &record.source.member {
-            s.push(':');
-            s.push_str(m);
-        }
-        format!("{s} (game {}) move {n}", record.source.tree_index + 1)
-    };
     for ev in &record.events {
         match *ev {
             Event::Setup { point, stone } => {
@@ -92,12 +85,12 @@ pub fn replay(
             Event::Play { color, mv } => {
                 let n = moves.len() + 1;
                 if moves.len() >= MAX_GAME_MOVES {
-                    truncated = Some(("too-many-moves".to_string(), here(n)));
+                    truncated = Some(("too-many-moves", n));
                     break;
                 }
                 let (key, orient) = board.keys().canonical(size);
                 if let Err(e) = board.play(color, mv) {
-                    truncated = Some((format!("{e:?}").to_lowercase(), here(n)));
+                    truncated = Some((e.name(), n));
                     break;
                 }
                 if (moves.len() as u64) < max_moves as u64 {
@@ -122,7 +115,7 @@ pub fn replay(
                 LineEnd::Invalid => "invalid-coordinate",
             }
         };
-        truncated = Some((reason.to_string(), here(moves.len() + 1)));
+        truncated = Some((reason, moves.len() + 1));
     }
     let info = &record.info;
     let date_key = date_key(info.year, info.date.as_deref());

@@ -4,25 +4,33 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
+use super::problems::{Outcome, Problem};
+
+/// How many problems of one kind the summary names before it only counts the rest.
+const NAMED_IN_SUMMARY: usize = 3;
+
 /// What a build read, kept and skipped.
 #[derive(Clone, Debug, Default)]
 pub struct BuildReport {
     /// Files and archive members read.
     pub files: usize,
-    /// Inputs skipped, by reason, with an example path.
-    pub skipped_inputs: BTreeMap<String, (usize, String)>,
-    /// Game trees rejected by the parser, by reason, with an example.
-    pub rejected: BTreeMap<String, (usize, String)>,
+    /// Inputs skipped, by reason.
+    pub skipped_inputs: BTreeMap<String, usize>,
+    /// Game trees rejected by the parser, by reason.
+    pub rejected: BTreeMap<String, usize>,
     /// Games read.
     pub games_read: usize,
     /// Games with at least one indexed move.
     pub games_indexed: usize,
-    /// Games whose main line ended early, by reason, with an example (file and move).
-    pub truncated: BTreeMap<String, (usize, String)>,
+    /// Games whose main line ended early, by reason.
+    pub truncated: BTreeMap<String, usize>,
     /// Games with no move at all.
     pub games_without_moves: usize,
     /// Parser warnings (recovered defects), by kind.
     pub warnings: BTreeMap<String, usize>,
+    /// Every skipped input, rejected tree and truncated main line, with its place, in
+    /// input order; the recovered defects too if [`super::BuildOptions::list_recovered`].
+    pub problems: Vec<Problem>,
     /// Indexed moves (occurrences).
     pub occurrences: u64,
     /// Distinct positions.
@@ -62,14 +70,43 @@ impl BuildReport {
             .collect()
     }
 
-    pub(super) fn bump(
-        map: &mut BTreeMap<String, (usize, String)>,
-        key: &str,
-        example: impl FnOnce() -> String,
-    ) {
-        map.entry(key.to_string())
-            .or_insert_with(|| (0, example()))
-            .0 += 1;
+    /// Counts `problem` under its reason and keeps it.
+    pub(super) fn note(&mut self, problem: Problem) {
+        let map = match problem.outcome {
+            Outcome::Skipped => &mut self.skipped_inputs,
+            Outcome::Rejected => &mut self.rejected,
+            Outcome::Truncated => &mut self.truncated,
+            // Counted by kind whether listed or not (see `warnings`).
+            Outcome::Recovered => return self.problems.push(problem),
+        };
+        *map.entry(problem.reason.clone()).or_default() += 1;
+        self.problems.push(problem);
+    }
+
+    /// The problems of one outcome and reason: the first few named, the rest counted.
+    fn named(&self, outcome: Outcome, reason: &str) -> String {
+        let all: Vec<&Problem> = self
+            .problems
+            .iter()
+            .filter(|p| p.outcome == outcome && p.reason == reason)
+            .collect();
+        let mut s: Vec<String> = all
+            .iter()
+            .take(NAMED_IN_SUMMARY)
+            .map(|p| p.to_string())
+            .collect();
+        if all.len() > NAMED_IN_SUMMARY {
+            s.push(format!(
+                "and {} more (all of them: --verbose or --report FILE)",
+                all.len() - NAMED_IN_SUMMARY
+            ));
+        }
+        s.iter().map(|l| format!("\n      {l}")).collect()
+    }
+
+    /// Every problem, one line each.
+    pub fn problems_text(&self) -> String {
+        self.problems.iter().map(|p| format!("{p}\n")).collect()
     }
 
     /// Games per second, end to end.
@@ -82,19 +119,22 @@ impl BuildReport {
         use std::fmt::Write;
         let mut s = String::new();
         let _ = writeln!(s, "files read:        {}", self.files);
-        for (k, (n, ex)) in &self.skipped_inputs {
-            let _ = writeln!(s, "  skipped ({k}): {n}, e.g. {ex}");
+        for (k, n) in &self.skipped_inputs {
+            let named = self.named(Outcome::Skipped, k);
+            let _ = writeln!(s, "  skipped ({k}): {n}{named}");
         }
         let _ = writeln!(s, "games read:        {}", self.games_read);
-        for (k, (n, ex)) in &self.rejected {
-            let _ = writeln!(s, "  rejected ({k}): {n}, e.g. {ex}");
+        for (k, n) in &self.rejected {
+            let named = self.named(Outcome::Rejected, k);
+            let _ = writeln!(s, "  rejected ({k}): {n}{named}");
         }
         let _ = writeln!(s, "games indexed:     {}", self.games_indexed);
         if self.games_without_moves > 0 {
             let _ = writeln!(s, "  without moves: {}", self.games_without_moves);
         }
-        for (k, (n, ex)) in &self.truncated {
-            let _ = writeln!(s, "  main line ended early ({k}): {n}, e.g. {ex}");
+        for (k, n) in &self.truncated {
+            let named = self.named(Outcome::Truncated, k);
+            let _ = writeln!(s, "  main line ended early ({k}): {n}{named}");
         }
         if !self.warnings.is_empty() {
             let w: Vec<String> = self
