@@ -16,6 +16,8 @@
 //!   index and of the microcontroller book, each record with its codec (`docs/FORMAT.md`);
 //! - [`search`]: next moves mapped onto the query, merged by its symmetry, ordered;
 //! - [`hints`]: the hint protocol's handler (desktop and firmware, `docs/HINTS.md`);
+//! - [`pattern`]: wildcard pattern search (the pattern, matching, continuations, the
+//!   acceleration data);
 //! - [`query`], [`outcome`]: query positions (moves or a sensor snapshot); game results.
 //!
 //! No function here panics on any input; every fallible operation returns an error value.
@@ -154,6 +156,7 @@ pub mod hints;
 pub mod index;
 pub mod notation;
 pub mod outcome;
+pub mod pattern;
 pub mod point;
 pub mod pointset;
 pub mod predict;

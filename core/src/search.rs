@@ -55,8 +55,8 @@ fn in_upper_right_octant(p: Point, size: Size) -> bool {
     right_half && top_half && right <= top
 }
 
-/// The point shown for the orbit of `p` under `sym` (see the module documentation): what
-/// a class of equivalent moves shows on the board.
+/// The point shown for the orbit of `p` under `sym` on a board (or pattern grid) of
+/// `size` (see the module documentation): what a class of equivalent moves shows.
 pub fn representative(p: Point, sym: TransformSet, size: Size) -> Point {
     if sym.0 == 0xff && size.is_square() && size.contains(p) {
         return representative_all(p, size);

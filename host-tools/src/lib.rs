@@ -9,6 +9,7 @@ pub mod games;
 pub mod hints;
 pub mod info;
 pub mod input;
+pub mod pattern;
 pub mod patterns;
 pub mod predict;
 pub mod present;

@@ -7,6 +7,7 @@ use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use kifudex::build::{self, BuildOptions, Profile};
 use kifudex::games::{GameFilter, Page};
+use kifudex::pattern::{self, PatternData, PatternRequest};
 use kifudex::predict::TrainOptions;
 use kifudex::present::{json, text};
 use kifudex::{open_index_file, print_stdout};
@@ -29,8 +30,11 @@ enum Command {
     Build(BuildArgs),
     /// Next moves for a position, found in any orientation.
     Search(SearchArgs),
-    /// The games that reached a position, newest first.
+    /// The games that reached a position (or hold a pattern), newest first.
     Games(GamesArgs),
+    /// Wildcard pattern search: where a local shape appeared (any orientation, colours
+    /// exchanged too) and what was played next in its region.
+    Pattern(PatternArgs),
     /// bGo's interactive shell: play moves, search, filter by year, list and replay games.
     Shell {
         /// The index file (default: the bundled sample of 286 professional games, indexed
@@ -226,6 +230,67 @@ struct GamesArgs {
     /// Print JSON.
     #[arg(long)]
     json: bool,
+    /// Instead of a position: the games holding this pattern (`ROWS`, as `kifudex pattern`).
+    #[arg(long)]
+    pattern: Option<String>,
+    /// With `--pattern`: the allowed placements L,T,R,B.
+    #[arg(long, requires = "pattern")]
+    area: Option<String>,
+    /// With `--pattern`: colours only as given.
+    #[arg(long, requires = "pattern")]
+    fixed_color: bool,
+}
+
+#[derive(Args, Debug)]
+struct PatternArgs {
+    /// The index file (default: the bundled sample, indexed in memory).
+    #[arg(long)]
+    index: Option<PathBuf>,
+    /// The pattern's rows, top to bottom, separated by `/`, all of one width (1 to 19
+    /// cells, 1 to 19 rows): `.` empty, `X` black, `O` white, `x` black or empty, `o` white
+    /// or empty, `*` anything.
+    #[arg(long, required_unless_present = "sgf", conflicts_with = "sgf")]
+    pattern: Option<String>,
+    /// Allowed placements of the pattern's top-left cell: columns L..=R, rows T..=B
+    /// (0-based; default: everywhere on the board).
+    #[arg(long)]
+    area: Option<String>,
+    /// Search the colours only as given (no colour exchange).
+    #[arg(long)]
+    fixed_color: bool,
+    /// Cut the pattern from a position of this game record (with `--region`).
+    #[arg(long, requires = "region")]
+    sgf: Option<PathBuf>,
+    /// With `--sgf`: the position after this many moves (default: the end).
+    #[arg(long = "move", requires = "sgf")]
+    move_number: Option<u32>,
+    /// With `--sgf`: the rectangle L,T,R,B of board points to cut (0-based, inclusive).
+    #[arg(long, requires = "sgf")]
+    region: Option<String>,
+    #[command(flatten)]
+    filter: FilterArgs,
+    /// Print the JSON object of docs/JSON.md.
+    #[arg(long)]
+    json: bool,
+    /// List the hits (game, position, region, continuation, game information), from
+    /// `--offset`, at most `--limit`.
+    #[arg(long)]
+    hits: bool,
+    /// Also count hits and continuations by year (the date profile).
+    #[arg(long)]
+    by_year: bool,
+    /// Letters drawn on the pattern.
+    #[arg(long, default_value_t = 12)]
+    marks: usize,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Print the time of each step on standard error.
+    #[arg(long)]
+    timings: bool,
+    /// With `--timings`: search this many times and report the median.
+    #[arg(long, default_value_t = 1)]
+    repeat: usize,
 }
 
 /// Which games to list ([`GameFilter`] and [`Page`] on the command line).
@@ -395,6 +460,26 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Games(a) => {
             let (bytes, label) = load_index(a.position.index.as_deref())?;
             let index = open(&bytes, &label)?;
+            if let Some(rows) = &a.pattern {
+                let req = match PatternRequest::parse(rows, a.area.as_deref(), a.fixed_color) {
+                    Ok(r) => PatternRequest {
+                        filter: a.filter.filter(),
+                        ..r
+                    },
+                    Err(e) => return Ok(usage_error(e)),
+                };
+                let data = PatternData::compute(&index);
+                let pidx = data.open(&index)?;
+                let page = a.filter.page();
+                let (list, matching) =
+                    pattern::search::games_with_hits(&index, &pidx, &req, page.offset, page.limit);
+                if a.json {
+                    println!("{}", pattern::json::games(&index, &list, matching));
+                } else {
+                    print!("{}", pattern::text::games(&index, &list, matching));
+                }
+                return Ok(ExitCode::SUCCESS);
+            }
             let board = match query(&a.position)? {
                 Ok(b) => b,
                 Err(code) => return Ok(code),
@@ -407,6 +492,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Pattern(a) => pattern_command(a),
         Command::Shell { index } => {
             let (bytes, label) = load_index(index.as_deref())?;
             let index = open(&bytes, &label)?;
@@ -469,4 +555,110 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// Prints a usage error and gives exit status 2.
+fn usage_error(e: anyhow::Error) -> ExitCode {
+    eprintln!("kifudex: {e:#}");
+    ExitCode::from(2)
+}
+
+fn pattern_command(a: PatternArgs) -> Result<ExitCode> {
+    use std::time::{Duration, Instant};
+    if let Some(t) = a.threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build_global()
+            .ok();
+    }
+    let req = match (&a.pattern, &a.sgf, &a.region) {
+        (Some(rows), _, _) => PatternRequest::parse(rows, a.area.as_deref(), a.fixed_color),
+        (None, Some(sgf), Some(region)) => pattern::parse_region(region)
+            .and_then(|r| pattern::pattern_from_sgf(sgf, a.move_number, r))
+            .and_then(|p| PatternRequest::parse(&p.to_string(), a.area.as_deref(), a.fixed_color)),
+        _ => Err(anyhow::anyhow!(
+            "give --pattern ROWS, or --sgf FILE --region L,T,R,B"
+        )),
+    };
+    let req = match req {
+        Ok(r) => PatternRequest {
+            filter: a.filter.filter(),
+            by_year: a.by_year,
+            ..r
+        },
+        Err(e) => return Ok(usage_error(e)),
+    };
+    let t0 = Instant::now();
+    let (bytes, label) = load_index(a.index.as_deref())?;
+    let index = open(&bytes, &label)?;
+    let t_open = t0.elapsed();
+    let t1 = Instant::now();
+    let data = PatternData::compute(&index);
+    let pidx = data.open(&index)?;
+    let t_data = t1.elapsed();
+    let q = req.query();
+    let mut times: Vec<Duration> = Vec::new();
+    let mut report = None;
+    for _ in 0..a.repeat.max(1) {
+        let t = Instant::now();
+        report = Some(pattern::search(&index, &pidx, &req));
+        times.push(t.elapsed());
+    }
+    let report = report.context("no search")?;
+    if a.hits {
+        let page = a.filter.page();
+        let mut out = Vec::new();
+        let mut seen = 0usize;
+        pattern::search::for_each_hit(&index, &pidx, &req, |game, h| {
+            if seen >= page.offset {
+                out.push((game, *h));
+            }
+            seen += 1;
+            out.len() < page.limit
+        });
+        if a.json {
+            let list: Vec<_> = out
+                .iter()
+                .map(|(g, h)| pattern::json::hit(&index, &q, *g, h))
+                .collect();
+            println!(
+                "{}",
+                serde_json::json!({"games": report.games, "hits": report.hits, "list": list})
+            );
+        } else {
+            println!("{} hits in {} games", report.hits, report.games);
+            for (g, h) in &out {
+                println!("{}", pattern::text::hit(&index, &q, *g, h));
+            }
+        }
+    } else if a.json {
+        println!("{}", pattern::json::report(&q, &report));
+    } else {
+        print!("{}", pattern::text::report(&q, &report, a.marks, 40));
+        if a.by_year {
+            print!("{}", pattern::text::years(&q, &report, 6));
+        }
+    }
+    if a.timings {
+        times.sort();
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        let games = index.game_count().max(1) as f64;
+        eprintln!("open index:    {:9.3} ms", ms(t_open));
+        eprintln!(
+            "pattern data:  {:9.3} ms  ({} bytes, {:.1} bytes/game, {} threads)",
+            ms(t_data),
+            data.len(),
+            data.len() as f64 / games,
+            rayon::current_num_threads()
+        );
+        eprintln!(
+            "search:        {:9.3} ms  median of {} (min {:.3}, max {:.3}), {} variants",
+            ms(times[times.len() / 2]),
+            times.len(),
+            ms(times[0]),
+            ms(times[times.len() - 1]),
+            q.variants().len()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }

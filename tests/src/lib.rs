@@ -1,1 +1,3 @@
 //! Helpers shared by the workspace-level integration tests.
+
+pub mod naive;

@@ -21,13 +21,9 @@ use kifudex::sgf::GameRecord;
 use kifudex_core::index::Index;
 use kifudex_core::search::MAX_CLASSES;
 use kifudex_core::{Board, Color, Event, Move, Point, Rules, Size, Stone};
+use kifudex_tests::naive::{transform, valid, Naive, BLACK, EMPTY, WHITE};
 
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus");
-
-/// Cell values of the naive board.
-const EMPTY: u8 = 0;
-const BLACK: u8 = 1;
-const WHITE: u8 = 2;
 
 /// A next move in plain numbers: colour (1 black, 2 white) and point, `None` for a pass.
 type NaiveMove = (u8, Option<(u8, u8)>);
@@ -35,121 +31,6 @@ type NaiveMove = (u8, Option<(u8, u8)>);
 /// Classes of next moves: (colour, the set of equivalent points, `None` for a pass) ->
 /// (count, black wins, white wins).
 type Classes = BTreeMap<(u8, BTreeSet<Option<(u8, u8)>>), (u32, u32, u32)>;
-
-/// A plain array board: `cells[y * w + x]`.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
-struct Naive {
-    w: usize,
-    h: usize,
-    cells: Vec<u8>,
-}
-
-impl Naive {
-    fn new(w: usize, h: usize) -> Naive {
-        Naive {
-            w,
-            h,
-            cells: vec![EMPTY; w * h],
-        }
-    }
-
-    fn stones(&self) -> usize {
-        self.cells.iter().filter(|&&c| c != EMPTY).count()
-    }
-
-    fn neighbours(&self, i: usize) -> impl Iterator<Item = usize> {
-        let (w, h) = (self.w, self.h);
-        let (x, y) = (i % w, i / w);
-        let mut v = [usize::MAX; 4];
-        if x > 0 {
-            v[0] = i - 1;
-        }
-        if x + 1 < w {
-            v[1] = i + 1;
-        }
-        if y > 0 {
-            v[2] = i - w;
-        }
-        if y + 1 < h {
-            v[3] = i + w;
-        }
-        v.into_iter().filter(|&n| n != usize::MAX)
-    }
-
-    /// The group at `i` (flood fill) and whether it has a liberty.
-    fn group(&self, i: usize) -> (Vec<usize>, bool) {
-        let c = self.cells[i];
-        let mut seen = vec![false; self.cells.len()];
-        let mut stack = vec![i];
-        let mut group = Vec::new();
-        let mut free = false;
-        seen[i] = true;
-        while let Some(j) = stack.pop() {
-            group.push(j);
-            for n in self.neighbours(j) {
-                if self.cells[n] == EMPTY {
-                    free = true;
-                } else if self.cells[n] == c && !seen[n] {
-                    seen[n] = true;
-                    stack.push(n);
-                }
-            }
-        }
-        (group, free)
-    }
-
-    /// Plays a stone: opponent groups without liberties are removed, then the own group
-    /// if it has none (suicide as recorded). `false` if the point is occupied.
-    fn play(&mut self, color: u8, x: usize, y: usize) -> bool {
-        let i = y * self.w + x;
-        if self.cells[i] != EMPTY {
-            return false;
-        }
-        self.cells[i] = color;
-        let opp = if color == BLACK { WHITE } else { BLACK };
-        let ns: Vec<usize> = self.neighbours(i).collect();
-        for n in ns {
-            if self.cells[n] == opp {
-                let (g, free) = self.group(n);
-                if !free {
-                    for j in g {
-                        self.cells[j] = EMPTY;
-                    }
-                }
-            }
-        }
-        let (g, free) = self.group(i);
-        if !free {
-            for j in g {
-                self.cells[j] = EMPTY;
-            }
-        }
-        true
-    }
-}
-
-/// bGo's transform `t` of (x, y) on a `w` x `h` board (table of `docs/HASH.md`);
-/// `None` for transforms that a non-square board does not have.
-fn transform(t: usize, x: usize, y: usize, w: usize, h: usize) -> Option<(usize, usize)> {
-    let (mx, my) = (w - 1, h - 1);
-    let square = w == h;
-    match t {
-        0 => Some((x, y)),
-        1 => Some((mx - x, y)),
-        2 => Some((x, my - y)),
-        3 if square => Some((y, mx - x)),
-        4 => Some((mx - x, my - y)),
-        5 if square => Some((my - y, x)),
-        6 if square => Some((y, x)),
-        7 if square => Some((my - y, mx - x)),
-        _ => None,
-    }
-}
-
-/// Transforms that exist for the size.
-fn valid(t: usize, w: usize, h: usize) -> bool {
-    transform(t, 0, 0, w, h).is_some()
-}
 
 /// Whether `game[p] == query[t(p)]` for every point p.
 fn matches(game: &Naive, query: &Naive, t: usize) -> bool {

@@ -107,6 +107,126 @@ impl<'a> Packed<'a> {
     }
 }
 
+impl<'a> Packed<'a> {
+    /// Records `range` in order (ending early past the end): one 8-byte load gives several
+    /// records, for scanning long runs such as a game's moves.
+    pub fn iter_range(&self, range: core::ops::Range<usize>) -> PackedIter<'a> {
+        let end = range.end.min(self.len);
+        PackedIter {
+            wide: *self,
+            next: range.start,
+            end,
+            buf: 0,
+            in_buf: 0,
+        }
+    }
+}
+
+impl Packed<'_> {
+    /// Calls `f(i, record)` for the records `i` of `range` in order until it returns
+    /// `false`: a tight loop that reads several records per 8-byte load.
+    #[inline]
+    pub fn for_each_in(
+        &self,
+        range: core::ops::Range<usize>,
+        mut f: impl FnMut(usize, u64) -> bool,
+    ) {
+        let end = range.end.min(self.len);
+        let w = self.width;
+        let mut i = range.start;
+        if w == 0 || w > 56 {
+            while i < end {
+                if !f(i, self.at(i)) {
+                    return;
+                }
+                i += 1;
+            }
+            return;
+        }
+        let mask = (1u64 << w) - 1;
+        while i < end {
+            let bit = i.saturating_mul(w as usize);
+            let (byte, shift) = (bit / 8, (bit % 8) as u32);
+            let Some(b) = self.bytes.get(byte..byte + 8) else {
+                return;
+            };
+            let mut a = [0u8; 8];
+            a.copy_from_slice(b);
+            let mut word = u64::from_le_bytes(a) >> shift;
+            let take = (((64 - shift) / w) as usize).min(end - i);
+            for _ in 0..take {
+                if !f(i, word & mask) {
+                    return;
+                }
+                word >>= w;
+                i += 1;
+            }
+        }
+    }
+}
+
+/// The iterator of [`Packed::iter_range`].
+#[derive(Clone, Debug)]
+pub struct PackedIter<'a> {
+    wide: Packed<'a>,
+    /// The next record to return.
+    next: usize,
+    end: usize,
+    /// Records `next..next + in_buf`, lowest first.
+    buf: u64,
+    in_buf: u32,
+}
+
+impl PackedIter<'_> {
+    /// Loads the records from `next` on that one 8-byte load holds.
+    #[inline]
+    fn refill(&mut self) -> bool {
+        let w = self.wide.width;
+        if w == 0 || w > 56 {
+            return false;
+        }
+        let Some(bit) = self.next.checked_mul(w as usize) else {
+            return false;
+        };
+        let (byte, shift) = (bit / 8, (bit % 8) as u32);
+        let Some(b) = self.wide.bytes.get(byte..byte + 8) else {
+            return false;
+        };
+        let mut a = [0u8; 8];
+        a.copy_from_slice(b);
+        self.buf = u64::from_le_bytes(a) >> shift;
+        self.in_buf = (64 - shift) / w;
+        true
+    }
+}
+
+impl Iterator for PackedIter<'_> {
+    type Item = u64;
+
+    #[inline]
+    fn next(&mut self) -> Option<u64> {
+        if self.next >= self.end {
+            return None;
+        }
+        if self.in_buf == 0 && !self.refill() {
+            let v = self.wide.get(self.next);
+            self.next += 1;
+            return v;
+        }
+        let w = self.wide.width;
+        let v = self.buf & ((1u64 << w) - 1);
+        self.buf >>= w;
+        self.in_buf -= 1;
+        self.next += 1;
+        Some(v)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.end.saturating_sub(self.next);
+        (n, Some(n))
+    }
+}
+
 /// Extracts the bit field `[shift, shift + bits)` of `v`.
 #[inline(always)]
 pub const fn field(v: u64, shift: u32, bits: u32) -> u64 {
@@ -310,6 +430,20 @@ mod tests {
                 assert_eq!(p.get(i), Some(*v), "width {width} record {i}");
             }
             assert_eq!(p.get(100), None);
+            // Sequential reads agree with random access, whatever the range.
+            for (s, e) in [(0, 100), (37, 61), (99, 140), (5, 5)] {
+                assert!(
+                    p.iter_range(s..e).eq((s..e.min(100)).map(|i| p.at(i))),
+                    "{width}"
+                );
+                let mut seen = 0;
+                p.for_each_in(s..e, |i, v| {
+                    assert_eq!((i, v), (s + seen, p.at(s + seen)), "{width}");
+                    seen += 1;
+                    true
+                });
+                assert_eq!(seen, e.min(100).saturating_sub(s));
+            }
         }
     }
 }

@@ -83,6 +83,16 @@ pub struct IndexGame<'a> {
     setup_count: u32,
 }
 
+impl<'a> IndexGame<'a> {
+    /// The game's move records as they lie in the index (the `moves` section and the
+    /// game's range in it), for readers that decode them in bulk (pattern search).
+    #[inline]
+    pub fn move_records(&self) -> (Packed<'a>, core::ops::Range<usize>) {
+        let end = self.move_start.saturating_add(self.move_count as usize);
+        (self.moves, self.move_start..end)
+    }
+}
+
 impl StoredGame for IndexGame<'_> {
     #[inline]
     fn size(&self) -> Size {

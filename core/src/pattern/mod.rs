@@ -1,0 +1,37 @@
+//! Wildcard pattern search (SPEC "Pattern search"): where a local shape appeared, in any
+//! orientation and with colours exchanged, and what was played next in that region.
+//!
+//! - [`cells`]: the pattern (`. X O x o *`), the search area, rectangles;
+//! - [`query`]: the pattern compiled into board-frame variants with bit masks, its
+//!   symmetry and continuation classes;
+//! - [`scan`]: the hits of one game (a match newly appearing on a region) and their
+//!   continuations;
+//! - [`stats`]: continuations counted by class, in the SPEC's order;
+//! - [`summary`]: what is kept of each game for the search (points that ever held a
+//!   stone, the first changes of each corner, the stones each move removed), computed by
+//!   one replay;
+//! - [`corner`]: the logs of the corner boxes, and the hits read from them;
+//! - [`plan`]: how a block of games is narrowed to the games and placements to replay;
+//! - [`accel`]: the reader of that data and the search of a block of 64 games with it;
+//!   `writer` (feature `alloc`): its encoder.
+//!
+//! Everything here is `no_std` without allocation; the host runs the blocks in parallel
+//! and aggregates.
+
+pub mod accel;
+pub mod cells;
+pub mod corner;
+pub mod plan;
+pub mod query;
+pub mod scan;
+pub mod stats;
+pub mod summary;
+#[cfg(feature = "alloc")]
+pub mod writer;
+
+pub use accel::{PatternHeader, PatternIndex};
+pub use cells::{Area, Cell, Pattern, PatternError, Rect};
+pub use plan::{ScanPlan, Strategy};
+pub use query::{PatternQuery, Variant};
+pub use scan::{scan_game, Candidates, Continuation, GameSource, Hit, SliceGame};
+pub use stats::{ClassCounts, ContinuationClass, ContinuationStats};

@@ -1,0 +1,824 @@
+//! Finding the hits of a pattern in one game: the positions where a match newly appears,
+//! each with its region and its continuation.
+//!
+//! The game is read as setup stones, moves and the stones each move removed (a
+//! [`GameSource`]): the scan needs no capture logic of its own, so a move costs a bit set
+//! and a bit test. A match can only *appear* where a point changed, and only through a
+//! cell that accepts the new content but not the old one (its [`Variant::triggers`]); the
+//! scan therefore checks only the placements that such a change reaches, and knows that
+//! any match found there is new. After the setup (position 0) every match is a hit; they
+//! are found bit-parallel over all placements.
+//!
+//! Hits are counted once per region: among the variants that newly match on the same
+//! region (same top-left, same shape), the first in preference order (smallest transform,
+//! as-is before colour-exchanged) is the hit's match.
+
+use crate::point::{Color, Point, Stone, MAX_POINTS};
+use crate::pointset::PointSet;
+
+use super::cells::Rect;
+use super::query::{Change, PatternQuery, Variant, MAX_VARIANTS};
+
+/// A stored game as the scan reads it. Implemented for the index's stored games and for
+/// plain slices ([`SliceGame`]).
+pub trait GameSource {
+    /// Number of moves of the main line.
+    fn move_count(&self) -> usize;
+    /// Move `i` (0-based): `code | colour << 9`, code `y * 19 + x` (361 a pass), colour
+    /// bit 1 for White (the index's move record).
+    fn move_code(&self, i: usize) -> u16;
+    /// Writes the codes of the moves from `start` (0-based) on into `out`, as many as fit
+    /// or are left, and returns how many (a source with a faster sequential read
+    /// overrides this).
+    fn moves_into(&self, start: usize, out: &mut [u16]) -> usize {
+        let n = self.move_count().saturating_sub(start).min(out.len());
+        for (k, slot) in out.iter_mut().take(n).enumerate() {
+            *slot = self.move_code(start + k);
+        }
+        n
+    }
+
+    /// Calls `f(i, code)` for the moves `i` from `start` on until it returns `false`.
+    fn for_each_move(&self, start: usize, mut f: impl FnMut(usize, u16) -> bool) {
+        let mut buf = [0u16; 32];
+        let mut i = start;
+        loop {
+            let k = self.moves_into(i, &mut buf);
+            if k == 0 {
+                return;
+            }
+            for (j, &code) in buf.iter().take(k).enumerate() {
+                if !f(i + j, code) {
+                    return;
+                }
+            }
+            i += k;
+        }
+    }
+    /// Number of setup stones.
+    fn setup_count(&self) -> usize;
+    /// Setup stone `j`: the number of moves played before it, its point and what is put
+    /// there. Sorted by the number of moves.
+    fn setup(&self, j: usize) -> (u32, Point, Stone);
+    /// Number of removed stones.
+    fn removal_count(&self) -> usize;
+    /// Removed stone `j`: the (1-based) number of the move that removed it and its point.
+    /// Sorted by move number.
+    fn removal(&self, j: usize) -> (u32, Point);
+    /// The removed stones from `start` on, in order (a source with a faster sequential
+    /// read overrides this).
+    fn removals_from(&self, start: usize) -> impl Iterator<Item = (u32, Point)> + '_ {
+        (start..self.removal_count()).map(|j| self.removal(j))
+    }
+}
+
+/// The point of each move code (`y * 19 + x`), `(0, 19)` (off every board row) for a pass
+/// and the codes past the board.
+const POINT_OF_CODE: [(u8, u8); 512] = {
+    let mut t = [(0u8, 19u8); 512];
+    let mut c = 0;
+    while c < MAX_POINTS {
+        t[c] = ((c % 19) as u8, (c / 19) as u8);
+        c += 1;
+    }
+    t
+};
+
+/// A game held in slices (tests, hand-made records).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct SliceGame<'a> {
+    /// Moves as [`GameSource::move_code`] gives them.
+    pub moves: &'a [u16],
+    /// Setup stones as [`GameSource::setup`] gives them.
+    pub setup: &'a [(u32, Point, Stone)],
+    /// Removed stones as [`GameSource::removal`] gives them.
+    pub removals: &'a [(u32, Point)],
+}
+
+impl GameSource for SliceGame<'_> {
+    fn move_count(&self) -> usize {
+        self.moves.len()
+    }
+    fn move_code(&self, i: usize) -> u16 {
+        self.moves.get(i).copied().unwrap_or(MAX_POINTS as u16)
+    }
+    fn setup_count(&self) -> usize {
+        self.setup.len()
+    }
+    fn setup(&self, j: usize) -> (u32, Point, Stone) {
+        self.setup
+            .get(j)
+            .copied()
+            .unwrap_or((u32::MAX, Point::new(0, 0), Stone::Empty))
+    }
+    fn removal_count(&self) -> usize {
+        self.removals.len()
+    }
+    fn removal(&self, j: usize) -> (u32, Point) {
+        self.removals
+            .get(j)
+            .copied()
+            .unwrap_or((u32::MAX, Point::new(0, 0)))
+    }
+}
+
+/// The placements of each variant worth checking in one game, and the board points where
+/// a black or a white move can make one of them match.
+#[derive(Clone, Debug)]
+pub struct Candidates {
+    /// Per variant (in [`PatternQuery::variants`] order), the placements to check.
+    pub placements: [PointSet; MAX_VARIANTS],
+    /// Points where a black stone can complete a candidate placement.
+    pub black_triggers: PointSet,
+    /// Points where a white stone can complete a candidate placement.
+    pub white_triggers: PointSet,
+    /// The points of every candidate region: a change elsewhere makes no match appear.
+    pub regions: PointSet,
+    /// The variants with a candidate placement (bit `i` for variant `i`).
+    pub active: u16,
+}
+
+impl Candidates {
+    /// No placement.
+    pub const NONE: Candidates = Candidates {
+        placements: [PointSet::EMPTY; MAX_VARIANTS],
+        black_triggers: PointSet::EMPTY,
+        white_triggers: PointSet::EMPTY,
+        regions: PointSet::EMPTY,
+        active: 0,
+    };
+
+    /// Every allowed placement of every variant.
+    pub fn all(q: &PatternQuery) -> Candidates {
+        let mut c = Candidates::NONE;
+        for (slot, v) in c.placements.iter_mut().zip(q.variants()) {
+            *slot = v.allowed;
+        }
+        c.finish(q);
+        c
+    }
+
+    /// The placements that can ever match in a game whose points ever held a black
+    /// stone (`ever_black`) or a white one (`ever_white`): every `X` cell over an
+    /// ever-black point, every `O` cell over an ever-white one.
+    pub fn from_ever(q: &PatternQuery, ever_black: &PointSet, ever_white: &PointSet) -> Self {
+        let mut c = Candidates::NONE;
+        for (slot, v) in c.placements.iter_mut().zip(q.variants()) {
+            let mut m = v.allowed;
+            for (cells, ever) in [(&v.need_black, ever_black), (&v.need_white, ever_white)] {
+                for cell in cells.iter() {
+                    and_shifted_back(&mut m, ever, cell);
+                }
+            }
+            *slot = m;
+        }
+        c.finish(q);
+        c
+    }
+
+    /// Computes the trigger points, the regions and the active variants from the
+    /// placements (call after setting them).
+    pub fn finish(&mut self, q: &PatternQuery) {
+        self.black_triggers = PointSet::EMPTY;
+        self.white_triggers = PointSet::EMPTY;
+        self.regions = PointSet::EMPTY;
+        self.active = 0;
+        for (i, (m, v)) in self.placements.iter().zip(q.variants()).enumerate() {
+            if m.is_empty() {
+                continue;
+            }
+            self.active |= 1 << i;
+            // A few placements (corner and side patterns) point by point, many by rows.
+            let few: heapless::Vec<Point, 4> = if m.len() <= 4 {
+                m.iter().collect()
+            } else {
+                heapless::Vec::new()
+            };
+            add_regions(&mut self.regions, m, &few, v.width, v.height);
+            for (out, k) in [
+                (&mut self.black_triggers, Change::EmptyToBlack),
+                (&mut self.white_triggers, Change::EmptyToWhite),
+            ] {
+                let trig = &v.triggers[k as usize];
+                for cy in 0..v.height {
+                    let mut row = trig.row(cy);
+                    while row != 0 {
+                        let cell = Point::new(row.trailing_zeros() as u8, cy);
+                        row &= row - 1;
+                        if few.is_empty() {
+                            or_shifted(out, m, cell);
+                        } else {
+                            for p in &few {
+                                out.insert(Point::new(p.x + cell.x, p.y + cell.y));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Adds a placement prepared by a [`super::plan::ScanPlan`] (its regions and trigger
+    /// points computed once for all games).
+    #[inline]
+    pub fn add_pair(&mut self, pair: &super::plan::Pair) {
+        let vi = pair.variant as usize;
+        if let Some(s) = self.placements.get_mut(vi) {
+            s.insert(pair.placement);
+            self.active |= 1 << vi;
+            self.regions |= pair.regions;
+            self.black_triggers |= pair.black_triggers;
+            self.white_triggers |= pair.white_triggers;
+        }
+    }
+
+    /// Whether no placement is left.
+    pub fn is_empty(&self) -> bool {
+        self.placements.iter().all(|p| p.is_empty())
+    }
+}
+
+/// Adds to `out` the points of the `width` x `height` regions at the placements `m`
+/// (also given as the list `few` when they are few).
+fn add_regions(out: &mut PointSet, m: &PointSet, few: &[Point], width: u8, height: u8) {
+    let row = ((1u64 << width) - 1) as u32;
+    if !few.is_empty() {
+        for p in few {
+            for y in p.y as usize..(p.y + height) as usize {
+                out.set_bits(y, (row << p.x) & ((1 << 19) - 1));
+            }
+        }
+        return;
+    }
+    for (y, &r) in m.rows().iter().enumerate() {
+        if r == 0 {
+            continue;
+        }
+        let mut wide = 0u32;
+        for dx in 0..width {
+            wide |= r << dx;
+        }
+        for yy in y..y + height as usize {
+            out.set_bits(yy, wide & ((1 << 19) - 1));
+        }
+    }
+}
+
+/// `m[y] &= s[y + c.y] >> c.x`: keeps the placements whose cell `c` lies on `s`.
+#[inline]
+pub(crate) fn and_shifted_back(m: &mut PointSet, s: &PointSet, c: Point) {
+    let mut rows = *m.rows();
+    for (y, row) in rows.iter_mut().enumerate() {
+        *row &= s.row((y + c.y as usize) as u8) >> c.x;
+    }
+    *m = PointSet::from_rows(&rows);
+}
+
+/// `out[y + c.y] |= m[y] << c.x`: the points under cell `c` of the placements `m`.
+#[inline]
+fn or_shifted(out: &mut PointSet, m: &PointSet, c: Point) {
+    for (y, &row) in m.rows().iter().enumerate() {
+        out.set_bits(y + c.y as usize, (row << c.x) & ((1 << 19) - 1));
+    }
+}
+
+/// The first move inside a hit's region after the hit's position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Continuation {
+    /// Its move number (1-based).
+    pub move_number: u32,
+    /// Its colour as the pattern sees it (exchanged back for a colour-exchanged match).
+    pub color: Color,
+    /// Its cell in pattern coordinates (`(0, 0)` is the pattern's top-left cell).
+    pub cell: Point,
+    /// Whether it is the move right after the hit's position.
+    pub immediate: bool,
+}
+
+/// A position where the pattern newly matches on a region.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Hit {
+    /// Moves played before the position (0: the setup).
+    pub move_number: u32,
+    /// The match's variant (index into [`PatternQuery::variants`]).
+    pub variant: u8,
+    /// The region on the real board.
+    pub region: Rect,
+    /// The continuation, if the game has a later move inside the region.
+    pub continuation: Option<Continuation>,
+}
+
+/// The most candidate placements whose death a scan watches (see [`scan_game`]).
+const MAX_WATCH: usize = 8;
+
+/// A candidate placement the scan watches, to stop once none can match any more.
+#[derive(Copy, Clone, Debug)]
+struct Watch {
+    variant: u8,
+    placement: Point,
+    alive: bool,
+}
+
+/// The hits of `game` among the candidate placements `cand`, in order of position,
+/// passed to `on_hit`.
+///
+/// When a game has few candidate placements, the scan stops as soon as each of them is
+/// *dead*: a cell of its region holds a stone that the cell rejects and that stays there
+/// for the rest of the game (no later removal or setup on that point). A corner pattern is
+/// usually dead once its corner is played out, long before the game ends.
+pub fn scan_game<G: GameSource>(
+    q: &PatternQuery,
+    game: &G,
+    cand: &Candidates,
+    on_hit: &mut impl FnMut(&Hit),
+) {
+    scan_game_from(q, game, cand, None, on_hit);
+}
+
+/// A position to start a scan from, its stones known (from corner logs): inside the
+/// candidate regions, the stones after `move_number` moves.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Resume {
+    /// Moves played before the position.
+    pub move_number: u32,
+    /// Its black stones (inside the candidate regions).
+    pub black: PointSet,
+    /// Its white stones.
+    pub white: PointSet,
+}
+
+/// [`scan_game`] from a known position on (`None`: from the start): the hits of the
+/// positions after it.
+pub fn scan_game_from<G: GameSource>(
+    q: &PatternQuery,
+    game: &G,
+    cand: &Candidates,
+    from: Option<&Resume>,
+    on_hit: &mut impl FnMut(&Hit),
+) {
+    let mut s = Scan {
+        q,
+        game,
+        cand,
+        black: PointSet::EMPTY,
+        white: PointSet::EMPTY,
+        watches: heapless::Vec::new(),
+        watched: PointSet::EMPTY,
+        removal_cursor: 0,
+        setup_cursor: 0,
+        changed_later: None,
+    };
+    s.run(from, on_hit);
+}
+
+struct Scan<'a, G> {
+    q: &'a PatternQuery,
+    game: &'a G,
+    cand: &'a Candidates,
+    black: PointSet,
+    white: PointSet,
+    watches: heapless::Vec<Watch, MAX_WATCH>,
+    /// The points of the watched regions.
+    watched: PointSet,
+    /// The first removal and setup records not applied yet.
+    removal_cursor: usize,
+    setup_cursor: usize,
+    /// The points that a removal or setup record from the cursors on changes, and the
+    /// cursors they were gathered at.
+    changed_later: Option<((usize, usize), PointSet)>,
+}
+
+impl<G: GameSource> Scan<'_, G> {
+    fn set(&mut self, p: Point, s: Stone) {
+        self.black.remove(p);
+        self.white.remove(p);
+        match s {
+            Stone::Black => self.black.insert(p),
+            Stone::White => self.white.insert(p),
+            Stone::Empty => false,
+        };
+    }
+
+    fn run(&mut self, from: Option<&Resume>, on_hit: &mut impl FnMut(&Hit)) {
+        let g = self.game;
+        let (n_setup, n_rem) = (g.setup_count(), g.removal_count());
+        let (mut si, mut ri) = (0usize, 0usize);
+        let start = from.map_or(0, |r| r.move_number);
+        match from {
+            None => {
+                while si < n_setup {
+                    let (before, p, st) = g.setup(si);
+                    if before != 0 {
+                        break;
+                    }
+                    self.set(p, st);
+                    si += 1;
+                }
+            }
+            Some(r) => {
+                (self.black, self.white) = (r.black, r.white);
+                while si < n_setup && g.setup(si).0 <= start {
+                    si += 1;
+                }
+                while ri < n_rem && g.removal(ri).0 <= start {
+                    ri += 1;
+                }
+            }
+        }
+        (self.removal_cursor, self.setup_cursor) = (ri, si);
+        if from.is_none() {
+            self.initial_hits(on_hit);
+        }
+        if self.start_watching() && !self.any_alive() {
+            return;
+        }
+        let setup_at = |j: usize| if j < n_setup { g.setup(j).0 } else { u32::MAX };
+        let removal_at = |j: usize| if j < n_rem { g.removal(j).0 } else { u32::MAX };
+        let (mut next_setup, mut next_rem) = (setup_at(si), removal_at(ri));
+        let mut next_event = next_setup.min(next_rem);
+        let trig = [self.cand.black_triggers, self.cand.white_triggers];
+        let watching = !self.watches.is_empty();
+        let mut buf = [0u16; 64];
+        let mut next = start as usize;
+        loop {
+            let k = g.moves_into(next, &mut buf);
+            if k == 0 {
+                return;
+            }
+            let first = next;
+            next += k;
+            for (j, &code) in buf.iter().take(k).enumerate() {
+                let i = first + j;
+                let n = i as u32 + 1;
+                let white = (code >> 9 & 1) as usize;
+                let (px, py) = POINT_OF_CODE[(code & 511) as usize];
+                let on_board = py < 19;
+                let (x, y) = (px as u32, py as usize);
+                let bit = 1u32 << x;
+                let p = Point::new(px, py);
+                if n < next_event {
+                    // The common move: one stone on an empty point, nothing removed. The
+                    // board is only ever read inside the candidate regions: a move outside
+                    // them changes nothing the scan looks at.
+                    if !on_board || self.cand.regions.bits(y) & bit == 0 {
+                        continue;
+                    }
+                    let occupied = (self.black.bits(y) | self.white.bits(y)) & bit;
+                    if occupied == 0 {
+                        let stones = if white == 1 {
+                            &mut self.white
+                        } else {
+                            &mut self.black
+                        };
+                        stones.set_bits(y, bit);
+                        if trig[white].bits(y) & bit != 0 {
+                            let k = if white == 1 {
+                                Change::EmptyToWhite
+                            } else {
+                                Change::EmptyToBlack
+                            };
+                            self.new_matches(&[(p, k)], n, on_hit);
+                        }
+                        if watching && !self.alive_after_stone(p, white == 1) {
+                            return;
+                        }
+                        continue;
+                    }
+                }
+                // A move with removals or setup (or onto a stone, which only a damaged file
+                // holds). Only changes inside a candidate region can make a match appear:
+                // look at them first, and compare whole boards only then.
+                let regions = &self.cand.regions;
+                let mut relevant = on_board && regions.contains(p);
+                let mut j = ri;
+                while !relevant && j < n_rem && g.removal(j).0 <= n {
+                    relevant = regions.contains(g.removal(j).1);
+                    j += 1;
+                }
+                let mut j = si;
+                while !relevant && j < n_setup && g.setup(j).0 <= n {
+                    relevant = regions.contains(g.setup(j).1);
+                    j += 1;
+                }
+                let (ob, ow) = if relevant {
+                    (self.black, self.white)
+                } else {
+                    (PointSet::EMPTY, PointSet::EMPTY)
+                };
+                if on_board {
+                    self.set(
+                        p,
+                        if white == 1 {
+                            Stone::White
+                        } else {
+                            Stone::Black
+                        },
+                    );
+                }
+                while next_rem <= n {
+                    let (_, q) = g.removal(ri);
+                    self.set(q, Stone::Empty);
+                    ri += 1;
+                    next_rem = removal_at(ri);
+                }
+                while next_setup <= n {
+                    let (_, q, st) = g.setup(si);
+                    self.set(q, st);
+                    si += 1;
+                    next_setup = setup_at(si);
+                }
+                next_event = next_setup.min(next_rem);
+                (self.removal_cursor, self.setup_cursor) = (ri, si);
+                if !relevant {
+                    continue;
+                }
+                let (b, w) = (self.black, self.white);
+                let changed = ((b ^ ob) | (w ^ ow)) & *regions;
+                if changed.is_empty() {
+                    continue;
+                }
+                let mut list = [(Point::new(0, 0), Change::EmptyToBlack); MAX_POINTS];
+                let mut len = 0;
+                for q in changed.iter() {
+                    let old = stone_at(&ob, &ow, q);
+                    let new = stone_at(&b, &w, q);
+                    if let (Some(k), Some(slot)) = (Change::of(old, new), list.get_mut(len)) {
+                        *slot = (q, k);
+                        len += 1;
+                    }
+                }
+                self.new_matches(list.get(..len).unwrap_or(&[]), n, on_hit);
+                if watching && changed.intersects(&self.watched) && !self.any_alive() {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Sets up the watches when the game has few candidate placements; returns whether
+    /// it did.
+    fn start_watching(&mut self) -> bool {
+        if self.cand.active.count_ones() as usize > MAX_WATCH {
+            return false;
+        }
+        let mut active = self.cand.active;
+        while active != 0 {
+            let vi = active.trailing_zeros() as usize;
+            active &= active - 1;
+            let (Some(m), Some(v)) = (self.cand.placements.get(vi), self.q.variants().get(vi))
+            else {
+                continue;
+            };
+            for p in m.iter() {
+                if self
+                    .watches
+                    .push(Watch {
+                        variant: vi as u8,
+                        placement: p,
+                        alive: true,
+                    })
+                    .is_err()
+                {
+                    self.watches.clear();
+                    return false;
+                }
+                let r = v.region(p);
+                let row = ((1u64 << v.width) - 1) as u32;
+                for y in r.top..=r.bottom {
+                    self.watched.set_bits(y as usize, row << r.left);
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether no removal or setup after the current position changes `q` (a stone there
+    /// stays). The records from the cursors on are gathered once per cursor position.
+    fn fixed_after(&mut self, q: Point) -> bool {
+        let cursors = (self.removal_cursor, self.setup_cursor);
+        let later = match self.changed_later {
+            Some((at, set)) if at == cursors => set,
+            _ => {
+                let g = self.game;
+                let mut set: PointSet = g.removals_from(cursors.0).map(|(_, p)| p).collect();
+                for j in cursors.1..g.setup_count() {
+                    set.insert(g.setup(j).1);
+                }
+                self.changed_later = Some((cursors, set));
+                set
+            }
+        };
+        !later.contains(q)
+    }
+
+    /// Updates the watches after a stone (white if `white`) was put on `q` alone; returns
+    /// whether one is still alive.
+    fn alive_after_stone(&mut self, q: Point, white: bool) -> bool {
+        let mut permanent = None;
+        let mut alive = false;
+        for i in 0..self.watches.len() {
+            let Some(&w) = self.watches.get(i) else {
+                continue;
+            };
+            if !w.alive {
+                continue;
+            }
+            let Some(v) = self.q.variants().get(w.variant as usize) else {
+                continue;
+            };
+            let p = w.placement;
+            if v.region(p).contains(q) {
+                let c = Point::new(q.x - p.x, q.y - p.y);
+                let rejects = if white {
+                    v.care_white.contains(c) && !v.need_white.contains(c)
+                } else {
+                    v.care_black.contains(c) && !v.need_black.contains(c)
+                };
+                if rejects && *permanent.get_or_insert_with(|| self.fixed_after(q)) {
+                    if let Some(w) = self.watches.get_mut(i) {
+                        w.alive = false;
+                    }
+                    continue;
+                }
+            }
+            alive = true;
+        }
+        alive
+    }
+
+    /// Updates the watches after the current position; returns whether one is still
+    /// alive.
+    fn any_alive(&mut self) -> bool {
+        let mut alive = false;
+        for i in 0..self.watches.len() {
+            let Some(w) = self.watches.get(i).copied() else {
+                continue;
+            };
+            if w.alive && self.is_stuck(&w) {
+                if let Some(w) = self.watches.get_mut(i) {
+                    w.alive = false;
+                }
+            }
+            alive |= self.watches.get(i).is_some_and(|w| w.alive);
+        }
+        alive
+    }
+
+    /// Whether a cell of `w`'s region holds a stone it rejects for the rest of the game.
+    fn is_stuck(&mut self, w: &Watch) -> bool {
+        let Some(v) = self.q.variants().get(w.variant as usize) else {
+            return true;
+        };
+        let p = w.placement;
+        let m = ((1u64 << v.width) - 1) as u32;
+        for r in 0..v.height as usize {
+            let y = p.y as usize + r;
+            let b = (self.black.row(y as u8) >> p.x) & m;
+            let wh = (self.white.row(y as u8) >> p.x) & m;
+            let (cb, nb) = (v.care_black.bits(r), v.need_black.bits(r));
+            let (cw, nw) = (v.care_white.bits(r), v.need_white.bits(r));
+            let mut bad = (b & cb & !nb) | (wh & cw & !nw);
+            while bad != 0 {
+                let cx = bad.trailing_zeros();
+                bad &= bad - 1;
+                if self.fixed_after(Point::new(p.x + cx as u8, y as u8)) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Every match of the setup position is a hit.
+    fn initial_hits(&mut self, on_hit: &mut impl FnMut(&Hit)) {
+        let empty = self.black.is_empty() && self.white.is_empty();
+        let mut claimed = [PointSet::EMPTY; 2];
+        let mut active = self.cand.active;
+        while active != 0 {
+            let vi = active.trailing_zeros() as usize;
+            active &= active - 1;
+            let (Some(v), Some(cand)) = (self.q.variants().get(vi), self.cand.placements.get(vi))
+            else {
+                continue;
+            };
+            if empty && !(v.need_black.is_empty() && v.need_white.is_empty()) {
+                continue;
+            }
+            let Some(cl) = claimed.get_mut(v.group as usize) else {
+                continue;
+            };
+            let m = v.matches_all(cand, &self.black, &self.white) - *cl;
+            *cl |= m;
+            for p in m.iter() {
+                self.emit(vi, v, p, 0, on_hit);
+            }
+        }
+    }
+
+    /// The matches that the changes (into position `n`) make appear.
+    fn new_matches(&self, changes: &[(Point, Change)], n: u32, on_hit: &mut impl FnMut(&Hit)) {
+        let several = changes.len() > 1;
+        let mut active = self.cand.active;
+        while active != 0 {
+            let vi = active.trailing_zeros() as usize;
+            active &= active - 1;
+            let (Some(v), Some(cand)) = (self.q.variants().get(vi), self.cand.placements.get(vi))
+            else {
+                continue;
+            };
+            // (Only used for several changes: one change never reaches a placement twice.)
+            let mut seen = PointSet::EMPTY;
+            for &(q, k) in changes {
+                let trig = &v.triggers[k as usize];
+                let below = ((2u64 << q.x) - 1) as u32;
+                for cy in 0..(v.height as usize).min(q.y as usize + 1) {
+                    let mut row = trig.bits(cy) & below;
+                    while row != 0 {
+                        let cx = row.trailing_zeros() as u8;
+                        row &= row - 1;
+                        let p = Point::new(q.x - cx, q.y - cy as u8);
+                        if !cand.contains(p) || (several && !seen.insert(p)) {
+                            continue;
+                        }
+                        if v.matches(p, &self.black, &self.white)
+                            && !self.earlier_variant_new(vi, v, p, changes)
+                        {
+                            self.emit(vi, v, p, n, on_hit);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether a variant before `vi` with the same region also newly matches at `p` (then
+    /// that one is the hit's match, reported when it was examined).
+    fn earlier_variant_new(
+        &self,
+        vi: usize,
+        v: &Variant,
+        p: Point,
+        changes: &[(Point, Change)],
+    ) -> bool {
+        let region = v.region(p);
+        self.q
+            .variants()
+            .iter()
+            .enumerate()
+            .take(vi)
+            .any(|(ui, u)| {
+                u.group == v.group
+                    && self.cand.placements.get(ui).is_some_and(|c| c.contains(p))
+                    && u.matches(p, &self.black, &self.white)
+                    && changes.iter().any(|&(q, k)| {
+                        region.contains(q)
+                            && u.triggers[k as usize].contains(Point::new(q.x - p.x, q.y - p.y))
+                    })
+            })
+    }
+
+    fn emit(&self, vi: usize, v: &Variant, p: Point, n: u32, on_hit: &mut impl FnMut(&Hit)) {
+        let region = v.region(p);
+        let g = self.game;
+        let mut continuation = None;
+        g.for_each_move(n as usize, |j, code| {
+            let (qx, qy) = POINT_OF_CODE[(code & 511) as usize];
+            let q = Point::new(qx, qy);
+            if !region.contains(q) {
+                return true;
+            }
+            let color = if code & (1 << 9) != 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            continuation = Some(Continuation {
+                move_number: j as u32 + 1,
+                color: if v.swapped { color.opponent() } else { color },
+                cell: self.q.pattern_cell(v, p, q),
+                immediate: j as u32 == n,
+            });
+            false
+        });
+        on_hit(&Hit {
+            move_number: n,
+            variant: vi as u8,
+            region,
+            continuation,
+        });
+    }
+}
+
+/// What the board given by its black and white stones holds at `p`.
+#[inline]
+fn stone_at(black: &PointSet, white: &PointSet, p: Point) -> Stone {
+    if black.contains(p) {
+        Stone::Black
+    } else if white.contains(p) {
+        Stone::White
+    } else {
+        Stone::Empty
+    }
+}

@@ -1,0 +1,199 @@
+//! Writing the acceleration data (feature `alloc`), the encoder beside its reader
+//! ([`super::accel::PatternIndex`]): games pushed in id order, their summaries and removed
+//! stones ([`super::summary::summarize`]), then the sections added to a file's body.
+
+use alloc::vec::Vec;
+
+use crate::format::{bits_for, BitWriter, Body};
+use crate::point::Point;
+use crate::stored::StoredGame;
+use crate::Color;
+
+use super::accel::{
+    encode_block, PatternHeader, BLOCK_BYTES, BLOCK_GAMES, PATTERN_DATA_VERSION, REMOVAL_BITS,
+};
+use super::corner::GAME_CORNER_BYTES;
+use super::summary::{removal_record, summarize, GameSummary};
+
+/// The acceleration data of games pushed one by one, in id order.
+#[derive(Debug)]
+pub struct PatternWriter {
+    games: u32,
+    block: Vec<GameSummary>,
+    blocks: Vec<u8>,
+    corners: Vec<u8>,
+    removals: BitWriter,
+    starts: Vec<u64>,
+}
+
+impl Default for PatternWriter {
+    fn default() -> Self {
+        PatternWriter::new()
+    }
+}
+
+impl PatternWriter {
+    /// No games yet.
+    pub fn new() -> PatternWriter {
+        PatternWriter {
+            games: 0,
+            block: Vec::with_capacity(BLOCK_GAMES),
+            blocks: Vec::new(),
+            corners: Vec::new(),
+            removals: BitWriter::new(REMOVAL_BITS),
+            starts: alloc::vec![0],
+        }
+    }
+
+    /// Adds the next game: its summary and the stones its moves removed, as (move number,
+    /// point) in order.
+    pub fn push(&mut self, summary: &GameSummary, removed: impl IntoIterator<Item = (u32, Point)>) {
+        for (n, p) in removed {
+            self.removals.push(removal_record(n, p));
+        }
+        self.starts.push(self.removals.count());
+        self.corners.extend_from_slice(&summary.corner_bytes());
+        self.block.push(*summary);
+        self.games += 1;
+        if self.block.len() == BLOCK_GAMES {
+            self.flush_block();
+        }
+    }
+
+    /// Adds the next game from its stored record (one replay, [`summarize`]).
+    pub fn push_game<G: StoredGame>(&mut self, game: &G, winner: Option<Color>) {
+        let mut removed = Vec::new();
+        let s = summarize(game, winner, |n, p| removed.push((n, p)));
+        self.push(&s, removed);
+    }
+
+    fn flush_block(&mut self) {
+        let at = self.blocks.len();
+        self.blocks.resize(at + BLOCK_BYTES, 0);
+        if let Some(out) = self.blocks.get_mut(at..) {
+            encode_block(&self.block, out);
+        }
+        self.block.clear();
+    }
+
+    /// Adds the sections to `body` and returns the header that finds them there.
+    pub fn finish(mut self, body: &mut Body) -> PatternHeader {
+        if !self.block.is_empty() {
+            self.flush_block();
+        }
+        let total = self.removals.count();
+        let mut starts = BitWriter::with_capacity(bits_for(total), self.starts.len());
+        for s in &self.starts {
+            starts.push(*s);
+        }
+        debug_assert_eq!(self.corners.len(), self.games as usize * GAME_CORNER_BYTES);
+        PatternHeader {
+            version: PATTERN_DATA_VERSION,
+            games: self.games,
+            blocks: body.rows(self.blocks, 8),
+            corners: body.rows(self.corners, GAME_CORNER_BYTES),
+            removals: body.packed(self.removals),
+            removal_starts: body.packed(starts),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pattern::accel::PatternIndex;
+    use crate::point::{Move, Size, Stone};
+    use crate::stored::{decode_move, encode_move, SetupRecord};
+    use alloc::vec;
+
+    /// A game in memory: moves as records, setup stones as they are.
+    struct Game(Size, Vec<u64>, Vec<SetupRecord>);
+
+    impl StoredGame for Game {
+        fn size(&self) -> Size {
+            self.0
+        }
+        fn move_count(&self) -> u32 {
+            self.1.len() as u32
+        }
+        fn move_at(&self, i: u32) -> Option<(Color, Move)> {
+            decode_move(*self.1.get(i as usize)?)
+        }
+        fn setup_count(&self) -> u32 {
+            self.2.len() as u32
+        }
+        fn setup_at(&self, i: u32) -> Option<SetupRecord> {
+            self.2.get(i as usize).copied()
+        }
+    }
+
+    fn pt(s: &str) -> Point {
+        let b = s.as_bytes();
+        Point::new(b[0] - b'a', b[1] - b'a')
+    }
+
+    fn moves(list: &[&str]) -> Vec<u64> {
+        list.iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let c = if i % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                encode_move(c, Move::Play(pt(m)))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn data_reads_back() {
+        // A capture at the centre (move 8), a handicap game, a 9x9 game (not searched),
+        // and enough copies to fill a block and start another.
+        let capture = Game(
+            Size::STANDARD,
+            moves(&["jj", "ij", "aa", "kj", "ab", "ji", "ac", "jk", "ad"]),
+            Vec::new(),
+        );
+        let handicap = Game(
+            Size::STANDARD,
+            moves(&["qd", "dp", "cq"]),
+            vec![SetupRecord {
+                before: 0,
+                point: pt("dd"),
+                stone: Stone::Black,
+            }],
+        );
+        let nine = Game(Size::square(9).unwrap(), moves(&["cc", "ee"]), Vec::new());
+        let games: Vec<&Game> = (0..70)
+            .map(|i| [&capture, &handicap, &nine][i % 3])
+            .collect();
+        let mut w = PatternWriter::new();
+        let mut want = Vec::new();
+        for (i, g) in games.iter().enumerate() {
+            let winner = [None, Some(Color::Black), Some(Color::White)][i % 3];
+            let mut removed = Vec::new();
+            let s = summarize(*g, winner, |n, p| removed.push((n, p)));
+            w.push(&s, removed.iter().copied());
+            want.push((s, removed));
+        }
+        let mut body = Body::new();
+        let header = w.finish(&mut body);
+        let bytes = body.to_vec();
+        let pi = PatternIndex::open_for(&header, &bytes, games.len() as u32, |g| {
+            games.get(g as usize).map(|g| g.move_count())
+        })
+        .unwrap();
+        assert_eq!(pi.block_count(), 2);
+        for (id, (s, removed)) in want.iter().enumerate() {
+            assert_eq!(&pi.summary(id as u32), s, "game {id}");
+            assert_eq!(&pi.removals_of(id as u32).collect::<Vec<_>>(), removed);
+        }
+        assert_eq!(want[0].1, vec![(8, pt("jj"))]);
+        assert!(want[1].0.ever_black.contains(pt("dd")) && want[1].0.searched);
+        assert!(!want[2].0.searched && want[2].1.is_empty());
+        // A damaged file is refused: the wrong number of games, a removal past the game.
+        assert!(PatternIndex::open_for(&header, &bytes, 69, |_| Some(9)).is_err());
+        assert!(PatternIndex::open_for(&header, &bytes, 70, |_| Some(3)).is_err());
+    }
+}

@@ -1,0 +1,77 @@
+//! Pattern search on the fox_pro index (built once, and its pattern data computed once,
+//! outside the timings), one thread, for the six patterns of issue 11 that Kombilo was
+//! timed on (`reference/README.md`): rows top to bottom, colour exchange on.
+//!
+//! `cargo bench -p kifudex-tests --bench pattern -- --warm-up-time 1 --measurement-time 3`
+//!
+//! Each timing is one whole search: the pattern compiled, every block of games narrowed,
+//! the candidate games read (corner logs) or replayed, hits, continuations and classes
+//! counted. `scripts/bench-pattern.sh INDEX` times the same searches through the command
+//! line on any index (a million-game collection too).
+
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use kifudex::build::{build, BuildOptions};
+use kifudex::pattern::{search, PatternData, PatternRequest};
+use kifudex_core::index::Index;
+
+/// (name, rows, area) as in the issue's table.
+const PATTERNS: [(&str, &str, &str); 6] = [
+    (
+        "7x7_NW",
+        "......./......./...X.../..X..../..O..../......./.......",
+        "0,0,0,0",
+    ),
+    ("4x4_NW_wildcards", "..../..../..X*/..*O", "0,0,0,0"),
+    ("5x5_N", "...../...../X.O.X/...../.....", "1,0,13,0"),
+    ("3x3_C_empty_triangle", "XX./X../...", "1,1,15,15"),
+    ("3x3_ANY_empty_triangle", "XX./X../...", "0,0,18,18"),
+    ("3x3_C_XO", "XO./.X./...", "1,1,15,15"),
+];
+
+fn fox_pro_index() -> Vec<u8> {
+    let corpus = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../shared/corpus/fox_pro"
+    ));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("fox_pro.kdx");
+    build(&[corpus], &out, &BuildOptions::default()).expect("build fox_pro");
+    std::fs::read(&out).expect("read index")
+}
+
+fn bench(c: &mut Criterion) {
+    let bytes = fox_pro_index();
+    let index = Index::open(&bytes).expect("open");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("pool");
+    let data = pool.install(|| PatternData::compute(&index));
+    let pidx = data.open(&index).expect("pattern data");
+    eprintln!(
+        "fox_pro: {} games, pattern data {} bytes ({:.1} per game)",
+        index.game_count(),
+        data.len(),
+        data.len() as f64 / index.game_count() as f64
+    );
+    let mut group = c.benchmark_group("pattern_fox_pro_1_thread");
+    group.sample_size(10);
+    for (name, rows, area) in PATTERNS {
+        let req = PatternRequest::parse(rows, Some(area), false).expect("pattern");
+        let r = pool.install(|| search(&index, &pidx, &req));
+        eprintln!("{name}: {} hits in {} games", r.hits, r.games);
+        group.bench_function(name, |b| {
+            b.iter(|| pool.install(|| black_box(search(&index, &pidx, &req))))
+        });
+    }
+    group.bench_function("pattern_data", |b| {
+        b.iter(|| pool.install(|| black_box(PatternData::compute(&index))))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
