@@ -19,6 +19,7 @@ use kifudex_core::notation::{parse_bgo, parse_human, parse_sgf, Sgf, SgfMove};
 use kifudex_core::{Color, Move, Transform};
 
 use crate::games::Page;
+use crate::pattern::{self, PatternData, PatternRequest};
 use crate::present::{color_letter, result_text, text};
 use crate::session::{GameView, PlayBoard, Session};
 
@@ -62,6 +63,10 @@ const HELP: &[(&str, &str)] = &[
         "swap on|off",
         "also count the colour-swapped position, colours exchanged",
     ),
+    (
+        "pattern <rows> [L,T,R,B] [fixed]",
+        "pattern search (rows such as ..X/.O./..., cells . X O x o *): the pattern drawn with lettered continuations and a table; `pattern cut L,T,R,B` takes the rectangle of the board",
+    ),
     ("help", "this list"),
     ("commands", "the command names"),
     ("exit | quit", "leave the shell"),
@@ -76,10 +81,12 @@ pub enum Outcome {
     Quit,
 }
 
-/// The shell's state over one index: a session and the letters shown.
+/// The shell's state over one index: a session, the letters shown, and the index's
+/// pattern data once a pattern search needed it.
 pub struct Shell<'a> {
     session: Session<'a>,
     marks: usize,
+    patterns: Option<PatternData>,
 }
 
 type CmdResult = Result<String, String>;
@@ -90,6 +97,7 @@ impl<'a> Shell<'a> {
         Shell {
             session: Session::new(index),
             marks: 12,
+            patterns: None,
         }
     }
 
@@ -124,6 +132,7 @@ impl<'a> Shell<'a> {
             "next" => self.cmd_step(args, true),
             "prev" => self.cmd_step(args, false),
             "swap" => self.cmd_swap(args),
+            "pattern" => self.cmd_pattern(args),
             "help" => Ok(help_text()),
             "commands" => Ok(commands_text()),
             _ => Err(format!("unknown command {cmd:?} (try `help`)")),
@@ -395,6 +404,42 @@ impl<'a> Shell<'a> {
 }
 
 /// A replayed game: its players, result and event, the board, where it stands.
+impl Shell<'_> {
+    fn cmd_pattern(&mut self, args: &[&str]) -> CmdResult {
+        let usage = "usage: pattern <rows> [L,T,R,B] [fixed] | pattern cut L,T,R,B";
+        let (rows, rest) = match args {
+            ["cut", region, rest @ ..] => {
+                let r = pattern::parse_region(region).map_err(|e| format!("{e:#}"))?;
+                let cut =
+                    pattern::pattern_from_board(self.board(), r).map_err(|e| format!("{e:#}"))?;
+                (cut.to_string(), rest)
+            }
+            [rows, rest @ ..] => (rows.to_string(), rest),
+            [] => return Err(usage.into()),
+        };
+        let (mut area, mut fixed) = (None, false);
+        for w in rest {
+            match *w {
+                "fixed" => fixed = true,
+                a if area.is_none() && a.contains(',') => area = Some(a),
+                _ => return Err(usage.into()),
+            }
+        }
+        let req = PatternRequest::parse(&rows, area, fixed).map_err(|e| format!("{e:#}"))?;
+        let req = PatternRequest {
+            filter: self.session.filter().clone(),
+            ..req
+        };
+        let index = self.session.index();
+        let data = self
+            .patterns
+            .get_or_insert_with(|| PatternData::compute(index));
+        let pidx = data.open(index).map_err(|e| format!("{e:#}"))?;
+        let report = pattern::search(index, &pidx, &req);
+        Ok(pattern::text::report(&req.query(), &report, self.marks, 20))
+    }
+}
+
 fn replay_text(v: &GameView<'_>) -> String {
     let game = &v.game;
     let mut s = String::new();
@@ -531,6 +576,26 @@ mod tests {
             Outcome::Print(s) => s,
             Outcome::Quit => panic!("{line:?} quit"),
         }
+    }
+
+    #[test]
+    fn pattern_search_in_the_shell() {
+        let bytes = crate::sample::sample_index().unwrap();
+        let index = Index::open(&bytes).unwrap();
+        let mut shell = Shell::new(&index);
+        let rows = text(
+            &mut shell,
+            "pattern ....../....../....../...X../....../..O... 0,0,0,0",
+        );
+        assert!(rows.contains("hits in"), "{rows}");
+        // The same pattern cut from the board (Black dd, White cf).
+        text(&mut shell, "play dd cf");
+        let cut = text(&mut shell, "pattern cut 0,0,5,5 0,0,0,0");
+        assert_eq!(cut, rows);
+        // Colours as given only: fewer or as many hits.
+        assert!(text(&mut shell, "pattern X fixed").contains("hits in"));
+        assert!(text(&mut shell, "pattern ..Y").starts_with("error: "));
+        assert!(text(&mut shell, "pattern").starts_with("error: usage"));
     }
 
     #[test]

@@ -13,10 +13,10 @@ pub mod text;
 use std::path::Path;
 
 use anyhow::{anyhow, bail, Context, Result};
-use kifudex_core::board::{Board, Rules};
+use kifudex_core::board::{Board, Rules, Tracking};
 use kifudex_core::index::Index;
 use kifudex_core::pattern::{Area, Cell, Pattern, PatternIndex};
-use kifudex_core::{Point, Stone};
+use kifudex_core::Point;
 use serde_json::Value;
 
 pub use data::PatternData;
@@ -107,6 +107,27 @@ pub fn pattern_from_sgf(
             bail!("{name}: --move {n}: the main line has only {played} moves");
         }
     }
+    pattern_from_board(&board, region)
+}
+
+/// The pattern of the rectangle `region` of a board: every cell `.`, `X` or `O` as the
+/// board holds it.
+pub fn pattern_from_board<T: Tracking>(
+    board: &Board<T>,
+    region: kifudex_core::pattern::Rect,
+) -> Result<Pattern> {
+    let size = board.size();
+    if region.right >= size.width() || region.bottom >= size.height() {
+        bail!(
+            "region {},{},{},{} lies off the {}x{} board",
+            region.left,
+            region.top,
+            region.right,
+            region.bottom,
+            size.width(),
+            size.height()
+        );
+    }
     let (w, h) = (
         region.right - region.left + 1,
         region.bottom - region.top + 1,
@@ -114,11 +135,7 @@ pub fn pattern_from_sgf(
     let mut cells = Vec::with_capacity(w as usize * h as usize);
     for y in region.top..=region.bottom {
         for x in region.left..=region.right {
-            cells.push(match board.get(Point::new(x, y)) {
-                Stone::Empty => Cell::Empty,
-                Stone::Black => Cell::Black,
-                Stone::White => Cell::White,
-            });
+            cells.push(Cell::of_stone(board.get(Point::new(x, y))));
         }
     }
     Pattern::from_cells(w, h, &cells).map_err(|e| anyhow!("{e}"))
