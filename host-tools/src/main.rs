@@ -644,11 +644,18 @@ fn pattern_command(a: PatternArgs) -> Result<ExitCode> {
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         let games = index.game_count().max(1) as f64;
         eprintln!("open index:    {:9.3} ms", ms(t_open));
+        let h = &data.header;
         eprintln!(
-            "pattern data:  {:9.3} ms  ({} bytes, {:.1} bytes/game, {} threads)",
+            "pattern data:  {:9.3} ms  ({} bytes, {:.1} bytes/game: blocks {}, corner logs {}, \
+             removals {} ({} stones) and their starts {}; {} threads)",
             ms(t_data),
             data.len(),
             data.len() as f64 / games,
+            h.blocks.len,
+            h.corners.len,
+            h.removals.len,
+            h.removals.count,
+            h.removal_starts.len,
             rayon::current_num_threads()
         );
         eprintln!(
