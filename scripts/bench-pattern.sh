@@ -1,31 +1,49 @@
 #!/usr/bin/env bash
-# Times the six pattern searches of issue 11 (Kombilo's figures: reference/README.md) on an
-# index, one thread, through the command line:
+# Times the six pattern searches of issue 11 on an index, one thread, through the command
+# line, and (optionally) Kombilo's driver on the same patterns in the same run:
 #
 #   scripts/bench-pattern.sh INDEX [REPEAT]
+#   KOMBILO=DRIVER KOMBILO_DB=DB [KOMBILO_REPEAT=3] scripts/bench-pattern.sh INDEX [REPEAT]
 #
-# Prints, per pattern, the median search time of REPEAT searches (default 5) after one
-# open of the index and one computation of its pattern data, then the load of the machine.
+# Prints one Markdown table row per pattern: kifudex's median and minimum of REPEAT
+# searches (default 21) after one open of the index and one computation of its pattern
+# data, and Kombilo's median and minimum (`../shared/peers/kombilo/`: `build.sh` makes
+# DRIVER, `DRIVER build DB ../shared/corpus/fox_pro` the database), each with its hits and
+# games; then the open costs and the load of the machine (`uptime`) before and after.
 # Works for any index: fox_pro (target/release/kifudex build ../shared/corpus/fox_pro -o
-# fox.kdx) or a collection of a million games.
+# fox.kdx) or a collection of a million games (without Kombilo).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 index=${1:?usage: scripts/bench-pattern.sh INDEX [REPEAT]}
-repeat=${2:-5}
+repeat=${2:-21}
+krepeat=${KOMBILO_REPEAT:-3}
 cargo build --release -q -p kifudex
 k=target/release/kifudex
-while IFS='|' read -r name rows area; do
-  printf '%-24s %-60s %-9s ' "$name" "$rows" "$area"
-  "$k" pattern --index "$index" --pattern "$rows" --area "$area" --threads 1 --timings \
-    --repeat "$repeat" --json 2>&1 >/dev/null | sed -n 's/^search: *//p'
+echo "load before: $(uptime)"
+echo "| pattern | area | kifudex median (min) | hits / games | Kombilo median (min) | hits / games |"
+echo "|---|---|---|---|---|---|"
+while IFS='|' read -r name rows area kind; do
+  kx=$("$k" pattern --index "$index" --pattern "$rows" --area "$area" --threads 1 --timings \
+    --repeat "$repeat" --json 2>&1 >/dev/null | sed -n 's/^search: *\([0-9.]*\) ms.*(min \([0-9.]*\),.*/\1 ms (\2)/p')
+  kc=$("$k" pattern --index "$index" --pattern "$rows" --area "$area" --json \
+    | sed -n 's/^{"games":\([0-9]*\),"hits":\([0-9]*\),.*/\2 \/ \1/p')
+  ko="" kh=""
+  if [[ -n "${KOMBILO:-}" ]]; then
+    line=$(OMP_NUM_THREADS=1 "$KOMBILO" search "$KOMBILO_DB" "$krepeat" \
+      "pat:$kind:$(tr -d / <<<"$rows" | awk -v r="$rows" '{n=split(r,a,"/"); printf "%d:%d:%s", length(a[1]), n, $0}')" \
+      | grep '^kombilo_search')
+    ko=$(sed -n 's/.* min_ms=\([0-9.]*\) median_ms=\([0-9.]*\).*/\2 ms (\1)/p' <<<"$line")
+    kh=$(sed -n 's/.* hits=\([0-9]*\) games=\([0-9]*\).*/\1 \/ \2/p' <<<"$line")
+  fi
+  echo "| $name \`$rows\` | $kind | $kx | $kc | $ko | $kh |"
 done <<'LIST'
-7x7 NW|......./......./...X.../..X..../..O..../......./.......|0,0,0,0
-4x4 NW wildcards|..../..../..X*/..*O|0,0,0,0
-5x5 N|...../...../X.O.X/...../.....|1,0,13,0
-3x3 C empty triangle|XX./X../...|1,1,15,15
-3x3 ANY empty triangle|XX./X../...|0,0,18,18
-3x3 C XO|XO./.X./...|1,1,15,15
+7x7|......./......./...X.../..X..../..O..../......./.......|0,0,0,0|NW
+4x4 (wildcards)|..../..../..X*/..*O|0,0,0,0|NW
+5x5|...../...../X.O.X/...../.....|1,0,13,0|N
+3x3 empty triangle|XX./X../...|1,1,15,15|C
+3x3 empty triangle|XX./X../...|0,0,18,18|ANY
+3x3|XO./.X./...|1,1,15,15|C
 LIST
 "$k" pattern --index "$index" --pattern X --area 9,9,9,9 --threads 1 --timings --json 2>&1 >/dev/null \
   | grep -E 'open index|pattern data'
-uptime
+echo "load after: $(uptime)"

@@ -606,28 +606,12 @@ fn pattern_command(a: PatternArgs) -> Result<ExitCode> {
     }
     let report = report.context("no search")?;
     if a.hits {
-        let page = a.filter.page();
-        let mut out = Vec::new();
-        let mut seen = 0usize;
-        pattern::search::for_each_hit(&index, &pidx, &req, |game, h| {
-            if seen >= page.offset {
-                out.push((game, *h));
-            }
-            seen += 1;
-            out.len() < page.limit
-        });
+        let list = pattern::search::hits_page(&index, &pidx, &req, a.filter.page());
         if a.json {
-            let list: Vec<_> = out
-                .iter()
-                .map(|(g, h)| pattern::json::hit(&index, &q, *g, h))
-                .collect();
-            println!(
-                "{}",
-                serde_json::json!({"games": report.games, "hits": report.hits, "list": list})
-            );
+            println!("{}", pattern::json::hits(&index, &q, &report, &list));
         } else {
             println!("{} hits in {} games", report.hits, report.games);
-            for (g, h) in &out {
+            for (g, h) in &list {
                 println!("{}", pattern::text::hit(&index, &q, *g, h));
             }
         }

@@ -403,7 +403,6 @@ impl<'a> Shell<'a> {
     }
 }
 
-/// A replayed game: its players, result and event, the board, where it stands.
 impl Shell<'_> {
     fn cmd_pattern(&mut self, args: &[&str]) -> CmdResult {
         let usage = "usage: pattern <rows> [L,T,R,B] [fixed] | pattern cut L,T,R,B";
@@ -440,6 +439,7 @@ impl Shell<'_> {
     }
 }
 
+/// A replayed game: its players, result and event, the board, where it stands.
 fn replay_text(v: &GameView<'_>) -> String {
     let game = &v.game;
     let mut s = String::new();

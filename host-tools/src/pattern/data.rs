@@ -18,6 +18,9 @@ use rayon::prelude::*;
 /// A game's summary and the stones its moves removed, as (move number, point).
 type Replayed = (GameSummary, Vec<(u32, Point)>);
 
+/// Blocks of 64 games replayed at once by [`PatternData::compute`] (4,096 games).
+const BATCH_BLOCKS: usize = 64;
+
 /// The acceleration data: its header and its body (the sections' bytes).
 #[derive(Clone, Debug)]
 pub struct PatternData {
@@ -32,29 +35,33 @@ impl PatternData {
     pub fn compute(index: &Index<'_>) -> PatternData {
         let games = index.game_count();
         let n_blocks = (games as usize).div_ceil(BLOCK_GAMES);
-        // Each block's games replayed in parallel, then written in order.
-        let blocks: Vec<Vec<Replayed>> = (0..n_blocks)
-            .into_par_iter()
-            .map(|b| {
-                let first = (b * BLOCK_GAMES) as u32;
-                let last = (first + BLOCK_GAMES as u32).min(games);
-                (first..last)
-                    .map(|id| {
-                        let mut removed = Vec::new();
-                        let s = match (index.stored_game(id), index.game(id)) {
-                            (Some(g), Some(info)) => {
-                                summarize(&g, info.winner, |n, p| removed.push((n, p)))
-                            }
-                            _ => GameSummary::default(),
-                        };
-                        (s, removed)
-                    })
-                    .collect()
-            })
-            .collect();
         let mut writer = PatternWriter::new();
-        for (s, removed) in blocks.iter().flatten() {
-            writer.push(s, removed.iter().copied());
+        // Blocks of games replayed in parallel, a bounded batch at a time (memory holds
+        // one batch's summaries beside the growing writer), then written in order.
+        for start in (0..n_blocks).step_by(BATCH_BLOCKS) {
+            let end = (start + BATCH_BLOCKS).min(n_blocks);
+            let blocks: Vec<Vec<Replayed>> = (start..end)
+                .into_par_iter()
+                .map(|b| {
+                    let first = (b * BLOCK_GAMES) as u32;
+                    let last = (first + BLOCK_GAMES as u32).min(games);
+                    (first..last)
+                        .map(|id| {
+                            let mut removed = Vec::new();
+                            let s = match (index.stored_game(id), index.game(id)) {
+                                (Some(g), Some(info)) => {
+                                    summarize(&g, info.winner, |n, p| removed.push((n, p)))
+                                }
+                                _ => GameSummary::default(),
+                            };
+                            (s, removed)
+                        })
+                        .collect()
+                })
+                .collect();
+            for (s, removed) in blocks.iter().flatten() {
+                writer.push(s, removed.iter().copied());
+            }
         }
         let mut body = Body::new();
         let header = writer.finish(&mut body);

@@ -99,6 +99,12 @@ pub fn hit(index: &Index<'_>, q: &PatternQuery, game: u32, h: &Hit) -> Value {
     })
 }
 
+/// The hits object: the search's totals and `list`, each hit with its game's information.
+pub fn hits(index: &Index<'_>, q: &PatternQuery, r: &PatternReport, list: &[(u32, Hit)]) -> Value {
+    let list: Vec<Value> = list.iter().map(|(g, h)| hit(index, q, *g, h)).collect();
+    json!({"games": r.games, "hits": r.hits, "list": list})
+}
+
 /// The games with hits (as `games --json` lists games).
 pub fn games(index: &Index<'_>, list: &[GameHits], matching: usize) -> Value {
     let games: Vec<Value> = list

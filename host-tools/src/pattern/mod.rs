@@ -2,8 +2,15 @@
 //! search over all games in parallel ([`search`]), its presentation ([`json`], [`text`]),
 //! and the ways a user gives a pattern (`ROWS`, or a rectangle cut from a game record).
 //!
-//! [`pattern_json`] is the one function behind `kifudex pattern --json` and the web API's
-//! `/api/pattern`.
+//! The answers as values, one function each, shared by the command line, the shell and the
+//! web API (`docs/PATTERNS.md`, objects in `docs/JSON.md`):
+//! - [`pattern_json`]: the SPEC's object (`kifudex pattern --json`, `/api/pattern`);
+//! - [`hits_json`]: a page of the hits (`kifudex pattern --hits --json`);
+//! - [`games_json`]: a page of the games with hits (`kifudex games --pattern --json`).
+//!
+//! Each takes the index, its pattern data ([`PatternData::compute`] once per index, then
+//! [`PatternData::open`]) and a [`PatternRequest`] ([`PatternRequest::parse`] from the
+//! SPEC's parameters; set its `filter` and `by_year`).
 
 pub mod data;
 pub mod json;
@@ -22,6 +29,7 @@ use serde_json::Value;
 pub use data::PatternData;
 pub use search::{search, PatternReport, PatternRequest};
 
+use crate::games::Page;
 use crate::sgf::parse_file;
 use kifudex_core::Event;
 
@@ -40,10 +48,36 @@ impl PatternRequest {
 }
 
 /// The SPEC's JSON object for `req` (what `kifudex pattern --json` prints and
-/// `/api/pattern` answers).
+/// `/api/pattern` answers): games, hits, continuations by class (with the date profile
+/// when `req.by_year`).
 pub fn pattern_json(index: &Index<'_>, data: &PatternIndex<'_>, req: &PatternRequest) -> Value {
     let report = search(index, data, req);
     json::report(&req.query(), &report)
+}
+
+/// The hits object (`kifudex pattern --hits --json`): the totals, then the hits of `page`
+/// in game and position order, each with its game's information.
+pub fn hits_json(
+    index: &Index<'_>,
+    data: &PatternIndex<'_>,
+    req: &PatternRequest,
+    page: Page,
+) -> Value {
+    let report = search(index, data, req);
+    let list = search::hits_page(index, data, req, page);
+    json::hits(index, &req.query(), &report, &list)
+}
+
+/// The games object (`kifudex games --pattern --json`): the games with hits in `page`,
+/// newest first, each with its first hit's position and its number of hits.
+pub fn games_json(
+    index: &Index<'_>,
+    data: &PatternIndex<'_>,
+    req: &PatternRequest,
+    page: Page,
+) -> Value {
+    let (list, matching) = search::games_with_hits(index, data, req, page.offset, page.limit);
+    json::games(index, &list, matching)
 }
 
 /// A rectangle `L,T,R,B` of board points (corners included), as `--region` gives it.

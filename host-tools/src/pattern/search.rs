@@ -13,7 +13,7 @@ use kifudex_core::pattern::{
 use kifudex_core::{Color, Point};
 use rayon::prelude::*;
 
-use crate::games::GameFilter;
+use crate::games::{GameFilter, Page};
 
 /// What to search for, and in which games.
 #[derive(Clone, Debug)]
@@ -215,6 +215,29 @@ pub fn for_each_hit(
         }
         start = end;
     }
+}
+
+/// A page of the hits of `req` in order of game and position: `page.offset` skipped, at
+/// most `page.limit` kept (the search stops there).
+pub fn hits_page(
+    index: &Index<'_>,
+    data: &PatternIndex<'_>,
+    req: &PatternRequest,
+    page: Page,
+) -> Vec<(u32, Hit)> {
+    let mut out = Vec::new();
+    let mut seen = 0usize;
+    if page.limit == 0 {
+        return out;
+    }
+    for_each_hit(index, data, req, |game, h| {
+        if seen >= page.offset {
+            out.push((game, *h));
+        }
+        seen += 1;
+        out.len() < page.limit
+    });
+    out
 }
 
 /// One game with hits: its id, the position of its first hit and its number of hits.
