@@ -1,0 +1,93 @@
+//! Pattern search runs on every core (rayon over blocks of 64 games): its answers must not
+//! depend on how many. On fox_pro (10,348 real games, 162 blocks), each kind of answer
+//! (the SPEC's object with the date profile, a page of hits, the games with hits, an
+//! export of the matching games) is printed byte for byte the same with one thread and
+//! with three.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
+}
+
+/// Runs kifudex with `threads` workers (rayon's global pool reads `RAYON_NUM_THREADS`).
+fn kifudex(args: &[&str], threads: &str) -> Vec<u8> {
+    let out = Command::new(env!("CARGO_BIN_EXE_kifudex"))
+        .args(args)
+        .env("RAYON_NUM_THREADS", threads)
+        .output()
+        .expect("run kifudex");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+#[test]
+fn answers_do_not_depend_on_the_number_of_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = dir.path().join("fox.kdx");
+    let fox = corpus().join("fox_pro");
+    kifudex(
+        &[
+            "build",
+            fox.to_str().unwrap(),
+            "-o",
+            index.to_str().unwrap(),
+        ],
+        "2",
+    );
+    let index = index.to_str().unwrap();
+    let queries: &[&[&str]] = &[
+        &[
+            "pattern",
+            "--pattern",
+            "..../..../..X*/..*O",
+            "--area",
+            "0,0,0,0",
+            "--by-year",
+            "--json",
+        ],
+        &["pattern", "--pattern", "XO./.X./...", "--json"],
+        &[
+            "pattern",
+            "--pattern",
+            "...../...../X.O.X/...../.....",
+            "--area",
+            "1,0,13,0",
+            "--hits",
+            "--offset",
+            "500",
+            "--limit",
+            "300",
+            "--json",
+        ],
+        &[
+            "games",
+            "--pattern",
+            "XX./X../...",
+            "--area",
+            "1,1,15,15",
+            "--year-from",
+            "2018",
+            "--limit",
+            "1000",
+            "--json",
+        ],
+    ];
+    for q in queries {
+        let answers: Vec<Vec<u8>> = ["1", "3"]
+            .iter()
+            .map(|t| {
+                let mut args = q.to_vec();
+                args.extend(["--index", index]);
+                kifudex(&args, t)
+            })
+            .collect();
+        assert!(answers[0].len() > 100, "{q:?}: a short answer");
+        assert!(answers[0] == answers[1], "{q:?}: 1 and 3 threads differ");
+    }
+}
