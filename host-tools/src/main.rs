@@ -471,12 +471,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 let data = PatternData::compute(&index);
                 let pidx = data.open(&index)?;
                 let page = a.filter.page();
-                let (list, matching) =
-                    pattern::search::games_with_hits(&index, &pidx, &req, page.offset, page.limit);
                 if a.json {
-                    println!("{}", pattern::json::games(&index, &list, matching));
+                    let v = pattern::games_json(&index, &pidx, &req, page);
+                    print_stdout(&format!("{v}\n"))?;
                 } else {
-                    print!("{}", pattern::text::games(&index, &list, matching));
+                    let (list, matching) = pattern::search::games_with_hits(
+                        &index,
+                        &pidx,
+                        &req,
+                        page.offset,
+                        page.limit,
+                    );
+                    print_stdout(&pattern::text::games(&index, &list, matching))?;
                 }
                 return Ok(ExitCode::SUCCESS);
             }
@@ -607,24 +613,28 @@ fn pattern_command(a: PatternArgs) -> Result<ExitCode> {
     }
     let cpu = cpu0.zip(cpu_time()).map(|(a, b)| b.saturating_sub(a));
     let report = report.context("no search")?;
-    if a.hits {
+    let out = if a.hits {
         let list = pattern::search::hits_page(&index, &pidx, &req, a.filter.page());
         if a.json {
-            println!("{}", pattern::json::hits(&index, &q, &report, &list));
+            format!("{}\n", pattern::json::hits(&index, &q, &report, &list))
         } else {
-            println!("{} hits in {} games", report.hits, report.games);
+            let mut s = format!("{} hits in {} games\n", report.hits, report.games);
             for (g, h) in &list {
-                println!("{}", pattern::text::hit(&index, &q, *g, h));
+                s += &pattern::text::hit(&index, &q, *g, h);
+                s.push('\n');
             }
+            s
         }
     } else if a.json {
-        println!("{}", pattern::json::report(&q, &report));
+        format!("{}\n", pattern::json::report(&q, &report))
     } else {
-        print!("{}", pattern::text::report(&q, &report, a.marks, 40));
+        let mut s = pattern::text::report(&q, &report, a.marks, 40);
         if a.by_year {
-            print!("{}", pattern::text::years(&q, &report, 6));
+            s += &pattern::text::years(&q, &report, 6);
         }
-    }
+        s
+    };
+    print_stdout(&out)?;
     if a.timings {
         times.sort();
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
