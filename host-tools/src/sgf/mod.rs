@@ -16,11 +16,13 @@
 mod info;
 mod scan;
 mod text;
+pub mod write;
 
 pub use kifudex_core::Event;
 use kifudex_core::{Color, Point, Size};
 
 pub use info::{parse_komi, parse_result, parse_year};
+pub use write::write_game;
 
 /// Where a game came from.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -1,0 +1,725 @@
+//! The web board's answers over an index, one function per question, used both by
+//! `kifudex serve` (through [`IndexBackend`], the [`kifudex_web::Backend`] of an index) and
+//! by the command line (`search --json`, `games --json`), so that both print the same
+//! object for the same query by construction.
+//!
+//! A query position is a [`Position`]: setup stones (`ab`, `aw`), the side to move and the
+//! moves played from there, set up by [`set_up`] with the core's board (captures, no
+//! suicide, simple ko). The page learns every position from [`position`]: it has no rules
+//! of its own.
+
+use std::collections::BTreeMap;
+
+use kifudex_core::board::Board;
+use kifudex_core::index::{swapped_board, Game, Index, Occurrence};
+use kifudex_core::notation::{parse_moves, NotationError, Sgf};
+use kifudex_core::search::NextMoves;
+use kifudex_core::{Color, Move, MoveError, Point, PointSet, Rules, Size, Stone};
+use kifudex_web::request::MAX_LIMIT;
+use kifudex_web::{
+    ApiError, Filter, GamesRequest, Position, SearchRequest, Side, Sort, SortKey, YearsRequest,
+};
+use serde_json::{json, Map, Value};
+
+use crate::games::GameFilter;
+use crate::present::{self, color_letter};
+use crate::sgf::{self, parse_year, Event, GameInfo, GameResult};
+
+/// One move played on a query position, with the stones it removed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PlayedMove {
+    /// Who played.
+    pub color: Color,
+    /// What.
+    pub mv: Move,
+    /// The stones it captured.
+    pub captures: PointSet,
+}
+
+/// A query position set up and played.
+#[derive(Clone, Debug)]
+pub struct Played {
+    /// The position.
+    pub board: Board,
+    /// Who is to move.
+    pub to_move: Color,
+    /// The moves, in order.
+    pub moves: Vec<PlayedMove>,
+}
+
+/// Why a query position cannot be set up: each names the list, the entry and the reason.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// An entry of a list is not a point or move.
+    #[error("{list}: entry {number} ({text:?}) is not an SGF point{or_pass}", or_pass = if *list == "moves" { " or pass" } else { "" })]
+    BadEntry {
+        /// `moves`, `ab` or `aw`.
+        list: &'static str,
+        /// 1-based.
+        number: usize,
+        /// The entry as given.
+        text: String,
+    },
+    /// A setup list holds a pass or a point off the board.
+    #[error("{list}: entry {number} ({text:?}) is not a point of the {size} board")]
+    BadSetupPoint {
+        /// `ab` or `aw`.
+        list: &'static str,
+        /// 1-based.
+        number: usize,
+        /// The entry as given.
+        text: String,
+        /// The board size, as `19x19`.
+        size: String,
+    },
+    /// A point given for both colours.
+    #[error("ab and aw both hold {point}")]
+    BothColours {
+        /// The point (SGF letters).
+        point: String,
+    },
+    /// A move the rules refuse.
+    #[error("move {number} ({color} {mv}) is illegal: {reason}")]
+    Illegal {
+        /// 1-based.
+        number: usize,
+        /// `B` or `W`.
+        color: &'static str,
+        /// The move as SGF letters (or as given, when off the board).
+        mv: String,
+        /// Why.
+        reason: MoveError,
+    },
+}
+
+impl From<PositionError> for ApiError {
+    fn from(e: PositionError) -> ApiError {
+        let message = e.to_string();
+        match e {
+            PositionError::Illegal {
+                number,
+                color,
+                mv,
+                reason,
+            } => ApiError::bad_request(message)
+                .with("move_number", number)
+                .with("move", mv)
+                .with("color", color)
+                .with("reason", reason.name()),
+            _ => ApiError::bad_request(message),
+        }
+    }
+}
+
+fn color_of(side: Side) -> Color {
+    match side {
+        Side::Black => Color::Black,
+        Side::White => Color::White,
+    }
+}
+
+/// The entry of a comma-separated list that holds byte `at`: its 1-based number and text.
+fn entry_at(list: &str, at: usize) -> (usize, String) {
+    let at = at.min(list.len());
+    let number = list.as_bytes()[..at].iter().filter(|&&b| b == b',').count() + 1;
+    let text = list.split(',').nth(number - 1).unwrap_or("").trim();
+    (number, text.to_owned())
+}
+
+/// Sets up a query position: the setup stones on the empty board of its size, then the
+/// moves, the first by `to_move` (Black when not given), colours alternating, captures
+/// applied, suicide and an immediate ko recapture refused. `moves` alone is the SPEC's
+/// `--moves` query.
+pub fn set_up(q: &Position) -> Result<Played, PositionError> {
+    let size = Size::square(q.size).unwrap_or(Size::STANDARD);
+    let mut board = Board::new(size);
+    for (list, text, stone) in [
+        ("ab", &q.black, Stone::Black),
+        ("aw", &q.white, Stone::White),
+    ] {
+        for (i, p) in parse_moves(text, size).enumerate() {
+            let p = match p {
+                Ok(Move::Play(p)) => p,
+                Ok(Move::Pass) | Err(NotationError::OffBoard { .. }) => {
+                    return Err(PositionError::BadSetupPoint {
+                        list,
+                        number: i + 1,
+                        text: text.split(',').nth(i).unwrap_or("").trim().to_owned(),
+                        size: format!("{}x{}", size.width(), size.height()),
+                    });
+                }
+                Err(e) => {
+                    let (number, text) = entry_at(text, e.at());
+                    return Err(PositionError::BadEntry { list, number, text });
+                }
+            };
+            if stone == Stone::White && board.get(p) == Stone::Black {
+                return Err(PositionError::BothColours {
+                    point: Sgf(Move::Play(p)).to_string(),
+                });
+            }
+            // On the board (checked by the parser), so this cannot fail.
+            let _ = board.set_stone(p, stone);
+        }
+    }
+    let mut color = q.to_move.map_or(Color::Black, color_of);
+    let mut moves = Vec::new();
+    for (i, mv) in parse_moves(&q.moves, size).enumerate() {
+        let mv = match mv {
+            Ok(mv) => mv,
+            Err(NotationError::OffBoard { at }) => {
+                return Err(PositionError::Illegal {
+                    number: i + 1,
+                    color: color_letter(color),
+                    mv: entry_at(&q.moves, at).1,
+                    reason: MoveError::OffBoard,
+                })
+            }
+            Err(e) => {
+                let (number, text) = entry_at(&q.moves, e.at());
+                return Err(PositionError::BadEntry {
+                    list: "moves",
+                    number,
+                    text,
+                });
+            }
+        };
+        let captures = board
+            .play(color, mv)
+            .map_err(|reason| PositionError::Illegal {
+                number: i + 1,
+                color: color_letter(color),
+                mv: Sgf(mv).to_string(),
+                reason,
+            })?;
+        moves.push(PlayedMove {
+            color,
+            mv,
+            captures: captures.points,
+        });
+        color = color.opponent();
+    }
+    Ok(Played {
+        board,
+        to_move: color,
+        moves,
+    })
+}
+
+fn points_json(set: &PointSet) -> Value {
+    Value::Array(
+        set.iter()
+            .map(|p| Value::String(Sgf(Move::Play(p)).to_string()))
+            .collect(),
+    )
+}
+
+/// `/api/position`: the stones, each move with its captures, the side to move, the ko
+/// point (where the side to move may not play), the prisoners each side took, the hash.
+pub fn position(q: &Position) -> Result<Value, ApiError> {
+    let played = set_up(q)?;
+    let b = &played.board;
+    let (mut by_black, mut by_white) = (0usize, 0usize);
+    let moves: Vec<Value> = played
+        .moves
+        .iter()
+        .map(|m| {
+            match m.color {
+                Color::Black => by_black += m.captures.len(),
+                Color::White => by_white += m.captures.len(),
+            }
+            json!({
+                "color": color_letter(m.color),
+                "move": Sgf(m.mv).to_string(),
+                "captures": points_json(&m.captures),
+            })
+        })
+        .collect();
+    let ko = b
+        .ko()
+        .filter(|&(_, c)| c == played.to_move)
+        .map(|(p, _)| Sgf(Move::Play(p)).to_string());
+    Ok(json!({
+        "width": b.size().width(),
+        "height": b.size().height(),
+        "to_move": color_letter(played.to_move),
+        "black": points_json(b.stones(Color::Black)),
+        "white": points_json(b.stones(Color::White)),
+        "ko": ko,
+        "moves": moves,
+        "captured": {"B": by_black, "W": by_white},
+        "hash": b.bgo_hashes().0[0],
+    }))
+}
+
+/// The command line's and the API's game filter from the request's.
+pub fn game_filter(f: &Filter) -> GameFilter {
+    GameFilter {
+        year_from: f.year_from,
+        year_to: f.year_to,
+        player: f.player.clone(),
+        handicap: f.handicap,
+        winner: f.winner.map(color_of),
+    }
+}
+
+fn next_moves(
+    index: &Index<'_>,
+    board: &Board,
+    swap: bool,
+    filter: &Filter,
+) -> Result<NextMoves, ApiError> {
+    let r = if filter.is_empty() {
+        index.next_moves(board, swap)
+    } else {
+        let f = game_filter(filter);
+        index.next_moves_where(board, swap, |g| f.accepts(g))
+    };
+    r.map_err(|e| ApiError::bad_request(format!("the search cannot be completed ({e:?})")))
+}
+
+/// `/api/search` and `kifudex search --json`: the SPEC's object for the position, counting
+/// the games the filter keeps (all of them by default, from the precomputed statistics).
+pub fn search(index: &Index<'_>, q: &SearchRequest) -> Result<Value, ApiError> {
+    let played = set_up(&q.position)?;
+    let next = next_moves(index, &played.board, q.swap, &q.filter)?;
+    Ok(present::json::search(&played.board, &next))
+}
+
+/// One game of a list: where the position (or, `swapped`, its colour-exchanged twin)
+/// occurred first in it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Listed {
+    /// The occurrence.
+    pub occurrence: Occurrence,
+    /// Whether it is the colour-exchanged position that occurred.
+    pub swapped: bool,
+}
+
+/// The games that reached a position, each once, in the index's order (newest first):
+/// the colour-exchanged position's too with `swap`; only those the filter keeps.
+pub fn listed_games(
+    index: &Index<'_>,
+    board: &Board,
+    swap: bool,
+    filter: &GameFilter,
+) -> Vec<Listed> {
+    let mut first: BTreeMap<u32, Listed> = BTreeMap::new();
+    let mut add = |b: &Board, swapped: bool| {
+        let Some(found) = index.find(b) else { return };
+        for occ in index.occurrences(&found) {
+            let keep = match first.get(&occ.game) {
+                Some(l) => occ.move_number < l.occurrence.move_number,
+                None => index.game(occ.game).is_some_and(|g| filter.accepts(&g)),
+            };
+            if keep {
+                first.insert(
+                    occ.game,
+                    Listed {
+                        occurrence: occ,
+                        swapped,
+                    },
+                );
+            }
+        }
+    };
+    add(board, false);
+    if swap {
+        add(&swapped_board(board), true);
+    }
+    first.into_values().collect()
+}
+
+/// Sorts a list (stably: equal keys keep the newest game first).
+pub fn sort_games(index: &Index<'_>, list: &mut [Listed], sort: Sort) {
+    if sort.key == SortKey::Newest {
+        if sort.descending {
+            list.reverse();
+        }
+        return;
+    }
+    let mut keyed: Vec<(Key, Listed)> = list
+        .iter()
+        .map(|l| (sort_key(index, l, sort.key), *l))
+        .collect();
+    keyed.sort_by(|a, b| {
+        let o = a.0.cmp(&b.0);
+        if sort.descending {
+            o.reverse()
+        } else {
+            o
+        }
+    });
+    for (slot, (_, l)) in list.iter_mut().zip(keyed) {
+        *slot = l;
+    }
+}
+
+/// A sort key: a number, or a text compared without case (empty texts and unknown dates
+/// last).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Key {
+    Number(u64),
+    Text(bool, String),
+}
+
+fn sort_key(index: &Index<'_>, l: &Listed, key: SortKey) -> Key {
+    let Some(g) = index.game(l.occurrence.game) else {
+        return Key::Number(u64::MAX);
+    };
+    let text = |s: &str| Key::Text(s.is_empty(), s.to_lowercase());
+    match key {
+        SortKey::Newest => Key::Number(g.id as u64),
+        SortKey::Date => Key::Number(if g.date_key == 0 {
+            u64::MAX
+        } else {
+            g.date_key as u64
+        }),
+        SortKey::Black => text(g.black),
+        SortKey::White => text(g.white),
+        SortKey::Result => text(&present::result_text(&g)),
+        SortKey::Event => text(g.event),
+        SortKey::Move => Key::Number(l.occurrence.move_number as u64),
+    }
+}
+
+/// `/api/games` and `kifudex games --json`: `{"matching": N, "games": [...]}`, each game
+/// with its information, the move where the position occurred and whether it occurred
+/// with colours exchanged.
+pub fn games(index: &Index<'_>, q: &GamesRequest) -> Result<Value, ApiError> {
+    let played = set_up(&q.position)?;
+    let mut list = listed_games(index, &played.board, q.swap, &game_filter(&q.filter));
+    sort_games(index, &mut list, q.sort);
+    let page: Vec<Value> = list
+        .iter()
+        .skip(q.offset)
+        .take(q.limit.min(MAX_LIMIT))
+        .filter_map(|l| {
+            let g = index.game(l.occurrence.game)?;
+            let mut v = present::json::game_entry(&g, &l.occurrence);
+            if let Value::Object(m) = &mut v {
+                m.insert("colors_swapped".into(), Value::Bool(l.swapped));
+            }
+            Some(v)
+        })
+        .collect();
+    Ok(json!({ "matching": list.len(), "games": page }))
+}
+
+/// The year ranges of the popularity chart: one per year when the years span at most
+/// this many, else wider ranges (2, 5, 10, ... years) so there are at most this many.
+const MAX_BINS: u32 = 40;
+
+/// `/api/years`: how often the top next moves were played, year by year: `top` (the
+/// classes followed, as in `search`), `bins` (`from`, `to`, the `total` of next moves in
+/// those years and the `counts` of each top class), `unknown_year` (next moves from
+/// games without a date).
+pub fn years(index: &Index<'_>, q: &YearsRequest) -> Result<Value, ApiError> {
+    let s = &q.search;
+    let played = set_up(&s.position)?;
+    let board = &played.board;
+    let next = next_moves(index, board, s.swap, &s.filter)?;
+    let top: Vec<_> = next.classes().iter().take(q.top).copied().collect();
+    // The years that occur, from the games the filter keeps.
+    let filter = game_filter(&s.filter);
+    let mut years: BTreeMap<u16, ()> = BTreeMap::new();
+    for l in listed_games(index, board, s.swap, &filter) {
+        if let Some(y) = index.game(l.occurrence.game).and_then(|g| g.year()) {
+            years.insert(y, ());
+        }
+    }
+    let mut bins = Vec::new();
+    let mut dated = 0u64;
+    if let (Some((&lo, _)), Some((&hi, _))) = (years.first_key_value(), years.last_key_value()) {
+        let span = (hi - lo) as u32 + 1;
+        let width = [1u32, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 10_000]
+            .into_iter()
+            .find(|w| span.div_ceil(*w) <= MAX_BINS)
+            .unwrap_or(10_000);
+        let start = lo as u32 - lo as u32 % width;
+        let mut from = start;
+        while from <= hi as u32 {
+            let to = from + width - 1;
+            let any = years
+                .range(from as u16..=to.min(u16::MAX as u32) as u16)
+                .next();
+            let (total, counts) = if any.is_some() {
+                let in_bin = |g: &Game<'_>| {
+                    filter.accepts(g) && g.year().is_some_and(|y| (from..=to).contains(&(y as u32)))
+                };
+                let n: NextMoves = index
+                    .next_moves_where(board, s.swap, in_bin)
+                    .map_err(|e| ApiError::bad_request(format!("{e:?}")))?;
+                let counts: Vec<u32> = top
+                    .iter()
+                    .map(|t| {
+                        n.classes()
+                            .iter()
+                            .find(|c| c.color == t.color && c.mv == t.mv)
+                            .map_or(0, |c| c.count)
+                    })
+                    .collect();
+                (n.total(), counts)
+            } else {
+                (0, vec![0; top.len()])
+            };
+            dated += total;
+            bins.push(json!({"from": from, "to": to, "total": total, "counts": counts}));
+            from += width;
+        }
+    }
+    let top: Vec<Value> = top
+        .iter()
+        .map(|c| {
+            json!({"move": Sgf(c.mv).to_string(), "color": color_letter(c.color), "count": c.count})
+        })
+        .collect();
+    Ok(json!({
+        "total": next.total(),
+        "top": top,
+        "bins": bins,
+        "unknown_year": next.total().saturating_sub(dated),
+    }))
+}
+
+/// A stored game as a record: its size, game information and events (setup and moves),
+/// for the SGF writer and the replay board.
+pub fn stored_record<'a>(index: &Index<'a>, id: u32) -> Option<(Game<'a>, GameInfo)> {
+    let g = index.game(id)?;
+    let opt = |s: &str| (!s.is_empty()).then(|| s.to_owned());
+    let info = GameInfo {
+        black: opt(g.black),
+        white: opt(g.white),
+        black_rank: opt(g.black_rank),
+        white_rank: opt(g.white_rank),
+        date: opt(g.date),
+        year: parse_year(g.date),
+        event: opt(g.event),
+        round: opt(g.round),
+        place: opt(g.place),
+        result: opt(g.result).map(|raw| GameResult {
+            raw,
+            winner: g.winner,
+            margin: g.margin,
+        }),
+        komi: g.komi,
+        handicap: (g.handicap > 0).then_some(g.handicap as u16),
+        rules: opt(g.rules),
+        game_name: opt(g.name),
+    };
+    Some((g, info))
+}
+
+/// A stored game's setup and moves as record events.
+pub fn stored_events(index: &Index<'_>, id: u32) -> Vec<Event> {
+    index.events(id).collect()
+}
+
+/// The game-information properties as SGF names them (only those given).
+pub fn info_json(size: Size, info: &GameInfo) -> Value {
+    let mut m = Map::new();
+    let mut put = |k: &str, v: Option<String>| {
+        if let Some(v) = v {
+            m.insert(k.into(), Value::String(v));
+        }
+    };
+    put("PB", info.black.clone());
+    put("BR", info.black_rank.clone());
+    put("PW", info.white.clone());
+    put("WR", info.white_rank.clone());
+    put("DT", info.date.clone());
+    put("EV", info.event.clone());
+    put("RO", info.round.clone());
+    put("PC", info.place.clone());
+    put("RE", info.result.as_ref().map(|r| r.raw.clone()));
+    put("KM", info.komi.map(sgf::write::komi_text));
+    put("HA", info.handicap.map(|h| h.to_string()));
+    put("RU", info.rules.clone());
+    put("GN", info.game_name.clone());
+    put(
+        "SZ",
+        Some(if size.is_square() {
+            size.width().to_string()
+        } else {
+            format!("{}:{}", size.width(), size.height())
+        }),
+    );
+    Value::Object(m)
+}
+
+/// Setup stones as `{"B": [...], "W": [...]}` (and `"E"` for emptied points, if any).
+fn setup_json(stones: &[(Point, Stone)]) -> Value {
+    let list = |s: Stone| -> Vec<String> {
+        stones
+            .iter()
+            .filter(|(_, st)| *st == s)
+            .map(|(p, _)| Sgf(Move::Play(*p)).to_string())
+            .collect()
+    };
+    let mut m = Map::new();
+    m.insert("B".into(), json!(list(Stone::Black)));
+    m.insert("W".into(), json!(list(Stone::White)));
+    let e = list(Stone::Empty);
+    if !e.is_empty() {
+        m.insert("E".into(), json!(e));
+    }
+    Value::Object(m)
+}
+
+/// A record for the replay board: `info`, `setup` (before the first move), `moves` (each
+/// with the stones it captured, replayed with the core's board as recorded, and the setup
+/// of its node, if any, under `setup`), `final_setup` (setup after the last move, if any).
+/// The main line ends at a move the replay cannot make (off the board, occupied, not a
+/// point); `truncated` then says at which move.
+pub fn record_json(size: Size, info: &GameInfo, events: &[Event]) -> Value {
+    let mut board = Board::with_rules(size, Rules::RECORD);
+    let mut setup: Vec<(Point, Stone)> = Vec::new();
+    let mut root_setup: Option<Value> = None;
+    let mut moves: Vec<Value> = Vec::new();
+    let mut truncated = Value::Null;
+    for ev in events {
+        match *ev {
+            Event::Setup { point, stone } => {
+                if board.set_stone(point, stone).is_ok() {
+                    setup.push((point, stone));
+                }
+            }
+            Event::Play { color, mv: m } => {
+                let Ok(captures) = board.play(color, m) else {
+                    truncated = json!(moves.len() + 1);
+                    break;
+                };
+                let mut entry = json!({
+                    "color": color_letter(color),
+                    "move": Sgf(m).to_string(),
+                    "captures": points_json(&captures.points),
+                });
+                if root_setup.is_none() {
+                    root_setup = Some(setup_json(&setup));
+                } else if !setup.is_empty() {
+                    entry["setup"] = setup_json(&setup);
+                }
+                setup.clear();
+                moves.push(entry);
+            }
+        }
+    }
+    let mut out = json!({
+        "width": size.width(),
+        "height": size.height(),
+        "info": info_json(size, info),
+        "setup": root_setup.clone().unwrap_or_else(|| setup_json(&setup)),
+        "moves": moves,
+    });
+    if root_setup.is_some() && !setup.is_empty() {
+        out["final_setup"] = setup_json(&setup);
+    }
+    if !truncated.is_null() {
+        out["truncated"] = truncated;
+    }
+    out
+}
+
+/// `/api/game/ID`: a stored game for the replay board (see [`record_json`]), with its id
+/// and where it came from.
+pub fn game(index: &Index<'_>, id: u32) -> Result<Value, ApiError> {
+    let (g, info) = stored_record(index, id).ok_or_else(|| no_game(index, id))?;
+    let mut v = record_json(g.size, &info, &stored_events(index, id));
+    v["id"] = json!(id);
+    v["file"] = json!(g.path);
+    v["member"] = json!(g.member);
+    v["tree"] = json!(g.tree);
+    Ok(v)
+}
+
+/// `/api/game/ID.sgf`: a stored game as SGF.
+pub fn game_sgf(index: &Index<'_>, id: u32) -> Result<String, ApiError> {
+    let (g, info) = stored_record(index, id).ok_or_else(|| no_game(index, id))?;
+    Ok(sgf::write_game(g.size, &info, &stored_events(index, id)))
+}
+
+fn no_game(index: &Index<'_>, id: u32) -> ApiError {
+    ApiError::not_found(format!(
+        "no game {id} (the index holds games 0 to {})",
+        index.game_count().saturating_sub(1)
+    ))
+}
+
+/// `/api/sgf`: the first game of a pasted record, read with the project's SGF reader, as
+/// [`record_json`] shows it (`games_in_text` counts its game trees).
+pub fn read_sgf(text: &str) -> Result<Value, ApiError> {
+    let parsed = sgf::parse_file(text.as_bytes(), "pasted", None);
+    let Some(g) = parsed.games.first() else {
+        let why = parsed
+            .rejected
+            .first()
+            .map_or("no game tree".to_owned(), |r| {
+                format!("byte {}: {}", r.byte_offset, r.kind)
+            });
+        return Err(ApiError::bad_request(format!(
+            "no game in the SGF text ({why})"
+        )));
+    };
+    let mut v = record_json(g.size, &g.info, &g.events);
+    if g.end.is_some() && v.get("truncated").is_none() {
+        // The reader ended the main line at a move off the board or no move at all.
+        v["truncated"] = json!(g.move_count() + 1);
+    }
+    v["id"] = Value::Null;
+    v["games_in_text"] = json!(parsed.games.len());
+    Ok(v)
+}
+
+/// The [`kifudex_web::Backend`] of an index.
+pub struct IndexBackend {
+    index: Index<'static>,
+    label: String,
+}
+
+impl IndexBackend {
+    /// Opens (and validates) an index held in memory for the life of the process (the
+    /// server's): the bytes are leaked on purpose, so the index can be shared by every
+    /// request without a copy.
+    pub fn new(bytes: Vec<u8>, label: String) -> anyhow::Result<IndexBackend> {
+        let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+        let index =
+            Index::open(bytes).map_err(|e| anyhow::anyhow!("{label}: not a valid index: {e}"))?;
+        Ok(IndexBackend { index, label })
+    }
+
+    /// The index.
+    pub fn index(&self) -> &Index<'static> {
+        &self.index
+    }
+}
+
+impl kifudex_web::Backend for IndexBackend {
+    fn info(&self) -> Value {
+        json!({
+            "name": self.label,
+            "games": self.index.game_count(),
+            "version": env!("CARGO_PKG_VERSION"),
+        })
+    }
+    fn position(&self, q: &Position) -> Result<Value, ApiError> {
+        position(q)
+    }
+    fn search(&self, q: &SearchRequest) -> Result<Value, ApiError> {
+        search(&self.index, q)
+    }
+    fn games(&self, q: &GamesRequest) -> Result<Value, ApiError> {
+        games(&self.index, q)
+    }
+    fn years(&self, q: &YearsRequest) -> Result<Value, ApiError> {
+        years(&self.index, q)
+    }
+    fn game(&self, id: u32) -> Result<Value, ApiError> {
+        game(&self.index, id)
+    }
+    fn game_sgf(&self, id: u32) -> Result<String, ApiError> {
+        game_sgf(&self.index, id)
+    }
+    fn sgf(&self, text: &str) -> Result<Value, ApiError> {
+        read_sgf(text)
+    }
+}
