@@ -21,7 +21,7 @@ use kifudex_web::{
 };
 use serde_json::{json, Map, Value};
 
-use crate::games::GameFilter;
+use crate::games::{self, GameFilter};
 use crate::present::{self, color_letter};
 use crate::sgf::{self, parse_year, Event, GameInfo, GameResult};
 
@@ -50,6 +50,9 @@ pub struct Played {
 /// Why a query position cannot be set up: each names the list, the entry and the reason.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
+    /// A board size outside 1 to 19.
+    #[error("board size {0} is not supported (1 to 19)")]
+    BadSize(u8),
     /// An entry of a list is not a point or move.
     #[error("{list}: entry {number} ({text:?}) is not an SGF point{or_pass}", or_pass = if *list == "moves" { " or pass" } else { "" })]
     BadEntry {
@@ -131,7 +134,7 @@ fn entry_at(list: &str, at: usize) -> (usize, String) {
 /// applied, suicide and an immediate ko recapture refused. `moves` alone is the SPEC's
 /// `--moves` query.
 pub fn set_up(q: &Position) -> Result<Played, PositionError> {
-    let size = Size::square(q.size).unwrap_or(Size::STANDARD);
+    let size = Size::square(q.size).ok_or(PositionError::BadSize(q.size))?;
     let mut board = Board::new(size);
     for (list, text, stone) in [
         ("ab", &q.black, Stone::Black),
@@ -278,11 +281,17 @@ fn next_moves(
     r.map_err(|e| ApiError::bad_request(format!("the search cannot be completed ({e:?})")))
 }
 
-/// `/api/search` and `kifudex search --json`: the SPEC's object for the position, counting
-/// the games the filter keeps (all of them by default, from the precomputed statistics).
-pub fn search(index: &Index<'_>, q: &SearchRequest) -> Result<Value, ApiError> {
+/// The position of a search and its next moves, counting the games the filter keeps (all
+/// of them by default, from the precomputed statistics).
+pub fn search_next(index: &Index<'_>, q: &SearchRequest) -> Result<(Played, NextMoves), ApiError> {
     let played = set_up(&q.position)?;
     let next = next_moves(index, &played.board, q.swap, &q.filter)?;
+    Ok((played, next))
+}
+
+/// `/api/search` and `kifudex search --json`: the SPEC's object for the position.
+pub fn search(index: &Index<'_>, q: &SearchRequest) -> Result<Value, ApiError> {
+    let (played, next) = search_next(index, q)?;
     Ok(present::json::search(&played.board, &next))
 }
 
@@ -383,17 +392,37 @@ fn sort_key(index: &Index<'_>, l: &Listed, key: SortKey) -> Key {
     }
 }
 
+/// The page of games a request asks for, and how many games match in all.
+pub fn games_page(index: &Index<'_>, q: &GamesRequest) -> Result<(Vec<Listed>, usize), ApiError> {
+    let played = set_up(&q.position)?;
+    let mut list = listed_games(index, &played.board, q.swap, &game_filter(&q.filter));
+    sort_games(index, &mut list, q.sort);
+    let matching = list.len();
+    let page = list
+        .into_iter()
+        .skip(q.offset)
+        .take(q.limit.min(MAX_LIMIT))
+        .collect();
+    Ok((page, matching))
+}
+
+/// `kifudex games`: the page of games as a text table.
+pub fn games_text(index: &Index<'_>, q: &GamesRequest) -> Result<String, ApiError> {
+    let (page, matching) = games_page(index, q)?;
+    let list = games::GameList {
+        games: page.iter().map(|l| l.occurrence).collect(),
+        matching,
+    };
+    Ok(present::text::games(index, &list))
+}
+
 /// `/api/games` and `kifudex games --json`: `{"matching": N, "games": [...]}`, each game
 /// with its information, the move where the position occurred and whether it occurred
 /// with colours exchanged.
 pub fn games(index: &Index<'_>, q: &GamesRequest) -> Result<Value, ApiError> {
-    let played = set_up(&q.position)?;
-    let mut list = listed_games(index, &played.board, q.swap, &game_filter(&q.filter));
-    sort_games(index, &mut list, q.sort);
-    let page: Vec<Value> = list
+    let (page, matching) = games_page(index, q)?;
+    let page: Vec<Value> = page
         .iter()
-        .skip(q.offset)
-        .take(q.limit.min(MAX_LIMIT))
         .filter_map(|l| {
             let g = index.game(l.occurrence.game)?;
             let mut v = present::json::game_entry(&g, &l.occurrence);
@@ -403,7 +432,7 @@ pub fn games(index: &Index<'_>, q: &GamesRequest) -> Result<Value, ApiError> {
             Some(v)
         })
         .collect();
-    Ok(json!({ "matching": list.len(), "games": page }))
+    Ok(json!({ "matching": matching, "games": page }))
 }
 
 /// The year ranges of the popularity chart: one per year when the years span at most

@@ -5,16 +5,13 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use kifudex::api::{self, IndexBackend};
 use kifudex::build::{self, BuildOptions, Profile};
-use kifudex::games::{GameFilter, Page};
-use kifudex::pattern::{self, PatternData, PatternRequest};
 use kifudex::predict::TrainOptions;
 use kifudex::present::{json, text};
 use kifudex::{open_index_file, print_stdout};
 use kifudex_core::index::Index;
-use kifudex_core::query::{position_after, QueryError};
-use kifudex_core::search::NextMoves;
-use kifudex_core::{Color, Size};
+use kifudex_web::{Filter, GamesRequest, Position, SearchRequest, Side, Sort};
 
 /// kifudex: what strong players played next, for the position on your board.
 #[derive(Parser, Debug)]
@@ -30,11 +27,8 @@ enum Command {
     Build(BuildArgs),
     /// Next moves for a position, found in any orientation.
     Search(SearchArgs),
-    /// The games that reached a position (or hold a pattern), newest first.
+    /// The games that reached a position, newest first.
     Games(GamesArgs),
-    /// Wildcard pattern search: where a local shape appeared (any orientation, colours
-    /// exchanged too) and what was played next in its region.
-    Pattern(PatternArgs),
     /// bGo's interactive shell: play moves, search, filter by year, list and replay games.
     Shell {
         /// The index file (default: the bundled sample of 286 professional games, indexed
@@ -57,6 +51,28 @@ enum Command {
     Patterns(PatternsArgs),
     /// Learn the move predictor from an index's games and measure it on held-out games.
     Predict(PredictArgs),
+    /// One stored game as the web board's JSON (information, setup, moves with captures),
+    /// or as SGF.
+    Game {
+        /// The index file (default: the bundled sample, indexed in memory).
+        #[arg(long)]
+        index: Option<PathBuf>,
+        /// The game's id (0 is the newest game; `games` lists them).
+        id: u32,
+        /// Print the game as SGF instead of JSON.
+        #[arg(long)]
+        sgf: bool,
+    },
+    /// Serve the web board (search board, game list, replay) and its JSON API.
+    Serve {
+        /// The index file (default: the bundled sample, indexed in memory).
+        #[arg(long)]
+        index: Option<PathBuf>,
+        /// Address to listen on. Anything but loopback makes the board reachable from
+        /// other machines.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: std::net::SocketAddr,
+    },
     /// What an index holds.
     Info {
         /// The index file.
@@ -198,103 +214,38 @@ struct PositionArgs {
     /// The index file (default: the bundled sample, indexed in memory).
     #[arg(long)]
     index: Option<PathBuf>,
-    /// Moves from the empty board: comma-separated SGF points or `pass`, Black first.
+    /// Moves from the empty board (or the setup): comma-separated SGF points or `pass`,
+    /// Black first (or `--to-move`), colours alternating.
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     moves: String,
+    /// Black stones set up before the moves (comma-separated SGF points).
+    #[arg(long, default_value = "")]
+    ab: String,
+    /// White stones set up before the moves (comma-separated SGF points).
+    #[arg(long, default_value = "")]
+    aw: String,
+    /// Who plays the first of the moves (and is to move if there are none): B or W.
+    #[arg(long, value_parser = parse_side)]
+    to_move: Option<Side>,
     /// Board size (square).
     #[arg(long, default_value_t = 19)]
     size: u8,
 }
 
-#[derive(Args, Debug)]
-struct SearchArgs {
-    #[command(flatten)]
-    position: PositionArgs,
-    /// Print the JSON object of docs/JSON.md.
-    #[arg(long)]
-    json: bool,
-    /// Also find the colour-swapped position and add its moves with colours exchanged.
-    #[arg(long)]
-    swap: bool,
-    /// Letters drawn on the board.
-    #[arg(long, default_value_t = 12)]
-    marks: usize,
+impl PositionArgs {
+    fn position(&self) -> Position {
+        Position {
+            size: self.size,
+            black: self.ab.clone(),
+            white: self.aw.clone(),
+            to_move: self.to_move,
+            moves: self.moves.clone(),
+        }
+    }
 }
 
+/// Which games count.
 #[derive(Args, Debug)]
-struct GamesArgs {
-    #[command(flatten)]
-    position: PositionArgs,
-    #[command(flatten)]
-    filter: FilterArgs,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
-    /// Instead of a position: the games holding this pattern (`ROWS`, as `kifudex pattern`).
-    #[arg(long)]
-    pattern: Option<String>,
-    /// With `--pattern`: the allowed placements L,T,R,B.
-    #[arg(long, requires = "pattern")]
-    area: Option<String>,
-    /// With `--pattern`: colours only as given.
-    #[arg(long, requires = "pattern")]
-    fixed_color: bool,
-}
-
-#[derive(Args, Debug)]
-struct PatternArgs {
-    /// The index file (default: the bundled sample, indexed in memory).
-    #[arg(long)]
-    index: Option<PathBuf>,
-    /// The pattern's rows, top to bottom, separated by `/`, all of one width (1 to 19
-    /// cells, 1 to 19 rows): `.` empty, `X` black, `O` white, `x` black or empty, `o` white
-    /// or empty, `*` anything.
-    #[arg(long, required_unless_present = "sgf", conflicts_with = "sgf")]
-    pattern: Option<String>,
-    /// Allowed placements of the pattern's top-left cell: columns L..=R, rows T..=B
-    /// (0-based; default: everywhere on the board).
-    #[arg(long)]
-    area: Option<String>,
-    /// Search the colours only as given (no colour exchange).
-    #[arg(long)]
-    fixed_color: bool,
-    /// Cut the pattern from a position of this game record (with `--region`).
-    #[arg(long, requires = "region")]
-    sgf: Option<PathBuf>,
-    /// With `--sgf`: the position after this many moves (default: the end).
-    #[arg(long = "move", requires = "sgf")]
-    move_number: Option<u32>,
-    /// With `--sgf`: the rectangle L,T,R,B of board points to cut (0-based, inclusive).
-    #[arg(long, requires = "sgf")]
-    region: Option<String>,
-    #[command(flatten)]
-    filter: FilterArgs,
-    /// Print the JSON object of docs/JSON.md.
-    #[arg(long)]
-    json: bool,
-    /// List the hits (game, position, region, continuation, game information), from
-    /// `--offset`, at most `--limit`.
-    #[arg(long)]
-    hits: bool,
-    /// Also count hits and continuations by year (the date profile).
-    #[arg(long)]
-    by_year: bool,
-    /// Letters drawn on the pattern.
-    #[arg(long, default_value_t = 12)]
-    marks: usize,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    threads: Option<usize>,
-    /// Print the time of each step on standard error.
-    #[arg(long)]
-    timings: bool,
-    /// With `--timings`: search this many times and report the median.
-    #[arg(long, default_value_t = 1)]
-    repeat: usize,
-}
-
-/// Which games to list ([`GameFilter`] and [`Page`] on the command line).
-#[derive(Args, Debug, Clone)]
 struct FilterArgs {
     /// Only games from this year on.
     #[arg(long)]
@@ -309,19 +260,13 @@ struct FilterArgs {
     #[arg(long)]
     handicap: Option<u8>,
     /// Only games won by this colour (`B` or `W`).
-    #[arg(long, value_parser = parse_winner)]
-    winner: Option<Color>,
-    /// At most this many games.
-    #[arg(long, default_value_t = 100)]
-    limit: usize,
-    /// Skip this many matching games first.
-    #[arg(long, default_value_t = 0)]
-    offset: usize,
+    #[arg(long, value_parser = parse_side)]
+    winner: Option<Side>,
 }
 
 impl FilterArgs {
-    fn filter(&self) -> GameFilter {
-        GameFilter {
+    fn filter(&self) -> Filter {
+        Filter {
             year_from: self.year_from,
             year_to: self.year_to,
             player: self.player.clone(),
@@ -329,21 +274,58 @@ impl FilterArgs {
             winner: self.winner,
         }
     }
+}
 
-    fn page(&self) -> Page {
-        Page {
-            limit: self.limit,
-            offset: self.offset,
-        }
+fn parse_side(s: &str) -> Result<Side, String> {
+    match s {
+        "B" | "b" => Ok(Side::Black),
+        "W" | "w" => Ok(Side::White),
+        _ => Err(format!("expected B or W, not {s:?}")),
     }
 }
 
-fn parse_winner(s: &str) -> Result<Color, String> {
-    match s {
-        "B" | "b" => Ok(Color::Black),
-        "W" | "w" => Ok(Color::White),
-        _ => Err(format!("expected B or W, not {s:?}")),
-    }
+#[derive(Args, Debug)]
+struct SearchArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// Print the JSON object of docs/JSON.md.
+    #[arg(long)]
+    json: bool,
+    /// Also find the colour-swapped position and add its moves with colours exchanged.
+    #[arg(long)]
+    swap: bool,
+    #[command(flatten)]
+    filter: FilterArgs,
+    /// Letters drawn on the board.
+    #[arg(long, default_value_t = 12)]
+    marks: usize,
+}
+
+#[derive(Args, Debug)]
+struct GamesArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    #[command(flatten)]
+    filter: FilterArgs,
+    /// Also list the games that reached the colour-swapped position.
+    #[arg(long)]
+    swap: bool,
+    /// Order: newest, date, black, white, result, event or move (a leading - reverses).
+    #[arg(long, default_value = "newest", allow_hyphen_values = true, value_parser = parse_sort)]
+    sort: Sort,
+    /// At most this many games.
+    #[arg(long, default_value_t = 100)]
+    limit: usize,
+    /// Skip this many matching games first.
+    #[arg(long, default_value_t = 0)]
+    offset: usize,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_sort(s: &str) -> Result<Sort, String> {
+    Sort::parse(s).ok_or_else(|| format!("unknown order {s:?}"))
 }
 
 fn main() -> ExitCode {
@@ -357,22 +339,18 @@ fn main() -> ExitCode {
     }
 }
 
-/// Sets up the query position, or exits with status 2 for an illegal or malformed one.
-fn query(args: &PositionArgs) -> Result<std::result::Result<kifudex_core::Board, ExitCode>> {
-    let Some(size) = Size::square(args.size) else {
-        eprintln!(
-            "kifudex: --size {}: a board is 1 to 19 points wide",
-            args.size
-        );
-        return Ok(Err(ExitCode::from(2)));
-    };
-    match position_after(&args.moves, size) {
-        Ok((board, _)) => Ok(Ok(board)),
-        Err(
-            e @ (QueryError::IllegalMove(_) | QueryError::BadRequest | QueryError::UnsupportedSize),
-        ) => {
-            eprintln!("kifudex: --moves {:?}: {e}", args.moves);
-            Ok(Err(ExitCode::from(2)))
+/// Prints an answer of the API functions: JSON (or text) on standard output, or the
+/// refusal on standard error with exit status 2 (an illegal or malformed query).
+fn print_answer(answer: std::result::Result<String, kifudex_web::ApiError>) -> Result<ExitCode> {
+    match answer {
+        Ok(text) => {
+            // A closed pipe (`| head`) ends the output quietly; a full disk is an error.
+            print_stdout(&format!("{text}\n"))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("kifudex: {e}");
+            Ok(ExitCode::from(2))
         }
     }
 }
@@ -439,66 +417,69 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Search(a) => {
             let (bytes, label) = load_index(a.position.index.as_deref())?;
             let index = open(&bytes, &label)?;
-            let board = match query(&a.position)? {
-                Ok(b) => b,
-                Err(code) => return Ok(code),
+            let q = SearchRequest {
+                position: a.position.position(),
+                swap: a.swap,
+                filter: a.filter.filter(),
             };
-            let next: NextMoves = index
-                .next_moves(&board, a.swap)
-                .map_err(|e| anyhow::anyhow!("{e:?}"))?;
-            if a.json {
-                print_stdout(&format!("{}\n", json::search(&board, &next)))?;
+            print_answer(if a.json {
+                api::search(&index, &q).map(|v| v.to_string())
             } else {
-                print_stdout(&format!(
-                    "{}{}",
-                    text::board(&board, next.classes(), a.marks),
-                    text::table(&next, a.marks, 40)
-                ))?;
-            }
-            Ok(ExitCode::SUCCESS)
+                api::search_next(&index, &q).map(|(played, next)| {
+                    let board = text::board(&played.board, next.classes(), a.marks);
+                    let table = text::table(&next, a.marks, 40);
+                    format!("{board}{}", table.trim_end())
+                })
+            })
         }
         Command::Games(a) => {
             let (bytes, label) = load_index(a.position.index.as_deref())?;
             let index = open(&bytes, &label)?;
-            if let Some(rows) = &a.pattern {
-                let req = match PatternRequest::parse(rows, a.area.as_deref(), a.fixed_color) {
-                    Ok(r) => PatternRequest {
-                        filter: a.filter.filter(),
-                        ..r
-                    },
-                    Err(e) => return Ok(usage_error(e)),
-                };
-                let data = PatternData::compute(&index);
-                let pidx = data.open(&index)?;
-                let page = a.filter.page();
-                if a.json {
-                    let v = pattern::games_json(&index, &pidx, &req, page);
-                    print_stdout(&format!("{v}\n"))?;
-                } else {
-                    let (list, matching) = pattern::search::games_with_hits(
-                        &index,
-                        &pidx,
-                        &req,
-                        page.offset,
-                        page.limit,
-                    );
-                    print_stdout(&pattern::text::games(&index, &list, matching))?;
-                }
-                return Ok(ExitCode::SUCCESS);
-            }
-            let board = match query(&a.position)? {
-                Ok(b) => b,
-                Err(code) => return Ok(code),
+            let q = GamesRequest {
+                position: a.position.position(),
+                swap: a.swap,
+                filter: a.filter.filter(),
+                sort: a.sort,
+                limit: a.limit,
+                offset: a.offset,
             };
-            let list = kifudex::games::list(&index, &board, &a.filter.filter(), a.filter.page());
-            if a.json {
-                print_stdout(&format!("{}\n", json::games(&index, &list)))?;
+            print_answer(if a.json {
+                api::games(&index, &q).map(|v| v.to_string())
             } else {
-                print_stdout(&text::games(&index, &list))?;
+                api::games_text(&index, &q).map(|t| t.trim_end().to_owned())
+            })
+        }
+        Command::Game { index, id, sgf } => {
+            let (bytes, label) = load_index(index.as_deref())?;
+            let index = open(&bytes, &label)?;
+            print_answer(if sgf {
+                api::game_sgf(&index, id).map(|t| t.trim_end().to_owned())
+            } else {
+                api::game(&index, id).map(|v| v.to_string())
+            })
+        }
+        Command::Serve { index, addr } => {
+            let (bytes, label) = load_index(index.as_deref())?;
+            let backend = IndexBackend::new(bytes, label.clone())?;
+            let games = backend.index().game_count();
+            if !kifudex_web::is_loopback(&addr) {
+                eprintln!(
+                    "kifudex: warning: listening on {addr}, not on loopback: other machines can reach the board"
+                );
             }
+            let server = kifudex_web::RunningServer::start(
+                addr,
+                std::sync::Arc::new(backend),
+                kifudex_web::Limits::default(),
+            )
+            .with_context(|| format!("cannot listen on {addr}"))?;
+            eprintln!(
+                "kifudex: serving {label} ({games} games) at http://{}/ (Ctrl-C stops)",
+                server.addr()
+            );
+            server.wait_for_ctrl_c()?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Pattern(a) => pattern_command(a),
         Command::Shell { index } => {
             let (bytes, label) = load_index(index.as_deref())?;
             let index = open(&bytes, &label)?;
@@ -561,126 +542,4 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
-}
-
-/// Prints a usage error and gives exit status 2.
-fn usage_error(e: anyhow::Error) -> ExitCode {
-    eprintln!("kifudex: {e:#}");
-    ExitCode::from(2)
-}
-
-fn pattern_command(a: PatternArgs) -> Result<ExitCode> {
-    use std::time::{Duration, Instant};
-    if let Some(t) = a.threads {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(t)
-            .build_global()
-            .ok();
-    }
-    let req = match (&a.pattern, &a.sgf, &a.region) {
-        (Some(rows), _, _) => PatternRequest::parse(rows, a.area.as_deref(), a.fixed_color),
-        (None, Some(sgf), Some(region)) => pattern::parse_region(region)
-            .and_then(|r| pattern::pattern_from_sgf(sgf, a.move_number, r))
-            .and_then(|p| PatternRequest::parse(&p.to_string(), a.area.as_deref(), a.fixed_color)),
-        _ => Err(anyhow::anyhow!(
-            "give --pattern ROWS, or --sgf FILE --region L,T,R,B"
-        )),
-    };
-    let req = match req {
-        Ok(r) => PatternRequest {
-            filter: a.filter.filter(),
-            by_year: a.by_year,
-            ..r
-        },
-        Err(e) => return Ok(usage_error(e)),
-    };
-    let t0 = Instant::now();
-    let (bytes, label) = load_index(a.index.as_deref())?;
-    let index = open(&bytes, &label)?;
-    let t_open = t0.elapsed();
-    let t1 = Instant::now();
-    let data = PatternData::compute(&index);
-    let pidx = data.open(&index)?;
-    let t_data = t1.elapsed();
-    let q = req.query();
-    let mut times: Vec<Duration> = Vec::new();
-    let mut report = None;
-    let cpu0 = cpu_time();
-    for _ in 0..a.repeat.max(1) {
-        let t = Instant::now();
-        report = Some(pattern::search(&index, &pidx, &req));
-        times.push(t.elapsed());
-    }
-    let cpu = cpu0.zip(cpu_time()).map(|(a, b)| b.saturating_sub(a));
-    let report = report.context("no search")?;
-    let out = if a.hits {
-        let list = pattern::search::hits_page(&index, &pidx, &req, a.filter.page());
-        if a.json {
-            format!("{}\n", pattern::json::hits(&index, &q, &report, &list))
-        } else {
-            let mut s = format!("{} hits in {} games\n", report.hits, report.games);
-            for (g, h) in &list {
-                s += &pattern::text::hit(&index, &q, *g, h);
-                s.push('\n');
-            }
-            s
-        }
-    } else if a.json {
-        format!("{}\n", pattern::json::report(&q, &report))
-    } else {
-        let mut s = pattern::text::report(&q, &report, a.marks, 40);
-        if a.by_year {
-            s += &pattern::text::years(&q, &report, 6);
-        }
-        s
-    };
-    print_stdout(&out)?;
-    if a.timings {
-        times.sort();
-        let ms = |d: Duration| d.as_secs_f64() * 1e3;
-        let games = index.game_count().max(1) as f64;
-        eprintln!("open index:    {:9.3} ms", ms(t_open));
-        let h = &data.header;
-        eprintln!(
-            "pattern data:  {:9.3} ms  ({} bytes, {:.1} bytes/game: blocks {}, corner logs {}, \
-             removals {} ({} stones) and their starts {}; {} threads)",
-            ms(t_data),
-            data.len(),
-            data.len() as f64 / games,
-            h.blocks.len,
-            h.corners.len,
-            h.removals.len,
-            h.removals.count,
-            h.removal_starts.len,
-            rayon::current_num_threads()
-        );
-        eprintln!(
-            "search:        {:9.3} ms  median of {} (min {:.3}, max {:.3}), {} variants",
-            ms(times[times.len() / 2]),
-            times.len(),
-            ms(times[0]),
-            ms(times[times.len() - 1]),
-            q.variants().len()
-        );
-        if let Some(cpu) = cpu {
-            eprintln!(
-                "search CPU:    {:9.3} ms  per search, all threads (the mean of {})",
-                ms(cpu) / times.len() as f64,
-                times.len()
-            );
-        }
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// The CPU time of every thread of this process so far (Linux: the run times of
-/// `/proc/self/task/*/schedstat`, in nanoseconds; `None` elsewhere). Less sensitive to a
-/// busy machine than the wall clock: the time others run is not counted.
-fn cpu_time() -> Option<std::time::Duration> {
-    let mut ns = 0u64;
-    for task in std::fs::read_dir("/proc/self/task").ok()? {
-        let stat = std::fs::read_to_string(task.ok()?.path().join("schedstat")).ok()?;
-        ns += stat.split_whitespace().next()?.parse::<u64>().ok()?;
-    }
-    Some(std::time::Duration::from_nanos(ns))
 }
