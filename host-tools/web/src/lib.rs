@@ -14,6 +14,7 @@
 #![warn(missing_docs)]
 
 mod assets;
+mod line_limit;
 pub mod request;
 mod server;
 

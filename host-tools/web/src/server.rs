@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Body;
-use axum::extract::{Path, Request, State};
+use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -25,13 +25,15 @@ use serde_json::Value;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
+use crate::line_limit::LineLimit;
 use crate::{assets, request, ApiError, Backend, ErrorKind};
 
 /// The bounds of every request and connection.
 #[derive(Clone, Debug)]
 pub struct Limits {
     /// The longest request target (path and query), in bytes. A pasted SGF travels in the
-    /// query, so this is generous; longer requests get 414.
+    /// query, so this is generous; longer requests get 414. (Under the HTTP layer's own
+    /// limit of 64 KiB, so that every refusal is the API's JSON.)
     pub max_uri: usize,
     /// Time a client has to send a request's headers.
     pub header_timeout: Duration,
@@ -48,7 +50,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            max_uri: 64 * 1024,
+            max_uri: 60 * 1024,
             header_timeout: Duration::from_secs(10),
             request_timeout: Duration::from_secs(30),
             max_connections: 256,
@@ -259,8 +261,10 @@ async fn sgf(State(s): State<AppState>, uri: Uri) -> Response {
     }
 }
 
-async fn game(State(s): State<AppState>, Path(segment): Path<String>, uri: Uri) -> Response {
-    let (id, as_sgf) = match request::none(query(&uri)).and_then(|_| request::game_id(&segment)) {
+async fn game(State(s): State<AppState>, uri: Uri) -> Response {
+    // The segment as sent (still percent-encoded): an id is plain digits.
+    let segment = uri.path().strip_prefix("/api/game/").unwrap_or("");
+    let (id, as_sgf) = match request::none(query(&uri)).and_then(|_| request::game_id(segment)) {
         Ok(x) => x,
         Err(e) => return e.into_response(),
     };
@@ -385,7 +389,10 @@ impl Server {
                     .timer(TokioTimer::new())
                     .header_read_timeout(limits.header_timeout)
                     .max_buf_size(limits.max_uri + 64 * 1024)
-                    .serve_connection(TokioIo::new(stream), service);
+                    .serve_connection(
+                        TokioIo::new(LineLimit::new(stream, limits.max_uri + 64)),
+                        service,
+                    );
                 let _ = tokio::time::timeout(limits.connection_lifetime, conn).await;
             });
         }
