@@ -19,6 +19,7 @@ use kifudex_web::request::MAX_LIMIT;
 use kifudex_web::{
     ApiError, Filter, GamesRequest, Position, SearchRequest, Side, Sort, SortKey, YearsRequest,
 };
+use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use crate::games::{self, GameFilter};
@@ -313,30 +314,36 @@ pub fn listed_games(
     swap: bool,
     filter: &GameFilter,
 ) -> Vec<Listed> {
-    let mut first: BTreeMap<u32, Listed> = BTreeMap::new();
+    let mut list: Vec<Listed> = Vec::new();
     let mut add = |b: &Board, swapped: bool| {
-        let Some(found) = index.find(b) else { return };
-        for occ in index.occurrences(&found) {
-            let keep = match first.get(&occ.game) {
-                Some(l) => occ.move_number < l.occurrence.move_number,
-                None => index.game(occ.game).is_some_and(|g| filter.accepts(&g)),
-            };
-            if keep {
-                first.insert(
-                    occ.game,
-                    Listed {
-                        occurrence: occ,
-                        swapped,
-                    },
-                );
-            }
+        if let Some(found) = index.find(b) {
+            list.extend(index.occurrences(&found).map(|occurrence| Listed {
+                occurrence,
+                swapped,
+            }));
         }
     };
     add(board, false);
     if swap {
         add(&swapped_board(board), true);
     }
-    first.into_values().collect()
+    // Each game once, where the position occurs first in it (already in this order but for
+    // the colour-exchanged part, so the sort costs little).
+    list.sort_by_key(|l| (l.occurrence.game, l.occurrence.move_number, l.swapped));
+    list.dedup_by_key(|l| l.occurrence.game);
+    let keeps_all = filter.year_from.is_none()
+        && filter.year_to.is_none()
+        && filter.player.is_none()
+        && filter.handicap.is_none()
+        && filter.winner.is_none();
+    if !keeps_all {
+        list.retain(|l| {
+            index
+                .game(l.occurrence.game)
+                .is_some_and(|g| filter.accepts(&g))
+        });
+    }
+    list
 }
 
 /// Sorts a list (stably: equal keys keep the newest game first).
@@ -577,22 +584,82 @@ pub fn info_json(size: Size, info: &GameInfo) -> Value {
 }
 
 /// Setup stones as `{"B": [...], "W": [...]}` (and `"E"` for emptied points, if any).
-fn setup_json(stones: &[(Point, Stone)]) -> Value {
-    let list = |s: Stone| -> Vec<String> {
-        stones
-            .iter()
-            .filter(|(_, st)| *st == s)
-            .map(|(p, _)| Sgf(Move::Play(*p)).to_string())
-            .collect()
-    };
-    let mut m = Map::new();
-    m.insert("B".into(), json!(list(Stone::Black)));
-    m.insert("W".into(), json!(list(Stone::White)));
-    let e = list(Stone::Empty);
-    if !e.is_empty() {
-        m.insert("E".into(), json!(e));
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SetupJson {
+    /// Black stones.
+    #[serde(rename = "B")]
+    pub black: Vec<String>,
+    /// White stones.
+    #[serde(rename = "W")]
+    pub white: Vec<String>,
+    /// Emptied points.
+    #[serde(rename = "E", skip_serializing_if = "Vec::is_empty")]
+    pub empty: Vec<String>,
+}
+
+impl SetupJson {
+    fn of(stones: &[(Point, Stone)]) -> SetupJson {
+        let mut s = SetupJson::default();
+        for &(p, st) in stones {
+            let name = Sgf(Move::Play(p)).to_string();
+            match st {
+                Stone::Black => s.black.push(name),
+                Stone::White => s.white.push(name),
+                Stone::Empty => s.empty.push(name),
+            }
+        }
+        s
     }
-    Value::Object(m)
+}
+
+/// One move of a record: who, where, the stones it captured, the setup of its node.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveJson {
+    /// `B` or `W`.
+    pub color: &'static str,
+    /// SGF letters or `pass`.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The stones it removed.
+    pub captures: Vec<String>,
+    /// Setup in the move's node, placed before it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub setup: Option<SetupJson>,
+}
+
+/// A record for the replay board (`/api/game/ID`, `/api/sgf`, `kifudex game ID`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RecordJson {
+    /// The stored game's id (`null` for a pasted record).
+    pub id: Option<u32>,
+    /// Board width.
+    pub width: u8,
+    /// Board height.
+    pub height: u8,
+    /// The game-information properties ([`info_json`]).
+    pub info: Value,
+    /// The setup before the first move.
+    pub setup: SetupJson,
+    /// The main line.
+    pub moves: Vec<MoveJson>,
+    /// Setup after the last move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub final_setup: Option<SetupJson>,
+    /// The number of the first move the replay could not make (the main line ends before).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub truncated: Option<usize>,
+    /// A stored game's file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// A stored game's archive member (or empty).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub member: Option<String>,
+    /// A stored game's tree within its file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tree: Option<u32>,
+    /// A pasted text's count of game trees.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub games_in_text: Option<usize>,
 }
 
 /// A record for the replay board: `info`, `setup` (before the first move), `moves` (each
@@ -600,12 +667,12 @@ fn setup_json(stones: &[(Point, Stone)]) -> Value {
 /// of its node, if any, under `setup`), `final_setup` (setup after the last move, if any).
 /// The main line ends at a move the replay cannot make (off the board, occupied, not a
 /// point); `truncated` then says at which move.
-pub fn record_json(size: Size, info: &GameInfo, events: &[Event]) -> Value {
+pub fn record_json(size: Size, info: &GameInfo, events: &[Event]) -> RecordJson {
     let mut board = Board::with_rules(size, Rules::RECORD);
     let mut setup: Vec<(Point, Stone)> = Vec::new();
-    let mut root_setup: Option<Value> = None;
-    let mut moves: Vec<Value> = Vec::new();
-    let mut truncated = Value::Null;
+    let mut root_setup: Option<SetupJson> = None;
+    let mut moves: Vec<MoveJson> = Vec::with_capacity(events.len());
+    let mut truncated = None;
     for ev in events {
         match *ev {
             Event::Setup { point, stone } => {
@@ -615,50 +682,60 @@ pub fn record_json(size: Size, info: &GameInfo, events: &[Event]) -> Value {
             }
             Event::Play { color, mv: m } => {
                 let Ok(captures) = board.play(color, m) else {
-                    truncated = json!(moves.len() + 1);
+                    truncated = Some(moves.len() + 1);
                     break;
                 };
-                let mut entry = json!({
-                    "color": color_letter(color),
-                    "move": Sgf(m).to_string(),
-                    "captures": points_json(&captures.points),
-                });
-                if root_setup.is_none() {
-                    root_setup = Some(setup_json(&setup));
-                } else if !setup.is_empty() {
-                    entry["setup"] = setup_json(&setup);
-                }
+                let node_setup = if root_setup.is_none() {
+                    root_setup = Some(SetupJson::of(&setup));
+                    None
+                } else {
+                    (!setup.is_empty()).then(|| SetupJson::of(&setup))
+                };
                 setup.clear();
-                moves.push(entry);
+                moves.push(MoveJson {
+                    color: color_letter(color),
+                    mv: Sgf(m).to_string(),
+                    captures: captures
+                        .points
+                        .iter()
+                        .map(|p| Sgf(Move::Play(p)).to_string())
+                        .collect(),
+                    setup: node_setup,
+                });
             }
         }
     }
-    let mut out = json!({
-        "width": size.width(),
-        "height": size.height(),
-        "info": info_json(size, info),
-        "setup": root_setup.clone().unwrap_or_else(|| setup_json(&setup)),
-        "moves": moves,
-    });
-    if root_setup.is_some() && !setup.is_empty() {
-        out["final_setup"] = setup_json(&setup);
+    let (root, last) = match root_setup {
+        Some(root) => (root, (!setup.is_empty()).then(|| SetupJson::of(&setup))),
+        None => (SetupJson::of(&setup), None),
+    };
+    RecordJson {
+        id: None,
+        width: size.width(),
+        height: size.height(),
+        info: info_json(size, info),
+        setup: root,
+        moves,
+        final_setup: last,
+        truncated,
+        file: None,
+        member: None,
+        tree: None,
+        games_in_text: None,
     }
-    if !truncated.is_null() {
-        out["truncated"] = truncated;
-    }
-    out
 }
 
 /// `/api/game/ID`: a stored game for the replay board (see [`record_json`]), with its id
 /// and where it came from.
-pub fn game(index: &Index<'_>, id: u32) -> Result<Value, ApiError> {
+pub fn game(index: &Index<'_>, id: u32) -> Result<RecordJson, ApiError> {
     let (g, info) = stored_record(index, id).ok_or_else(|| no_game(index, id))?;
-    let mut v = record_json(g.size, &info, &stored_events(index, id));
-    v["id"] = json!(id);
-    v["file"] = json!(g.path);
-    v["member"] = json!(g.member);
-    v["tree"] = json!(g.tree);
-    Ok(v)
+    Ok(RecordJson {
+        id: Some(id),
+        file: Some(g.path.to_owned()),
+        member: Some(g.member.to_owned()),
+        tree: Some(g.tree),
+        ..record_json(g.size, &info, &stored_events(index, id))
+    })
 }
 
 /// `/api/game/ID.sgf`: a stored game as SGF.
@@ -676,7 +753,7 @@ fn no_game(index: &Index<'_>, id: u32) -> ApiError {
 
 /// `/api/sgf`: the first game of a pasted record, read with the project's SGF reader, as
 /// [`record_json`] shows it (`games_in_text` counts its game trees).
-pub fn read_sgf(text: &str) -> Result<Value, ApiError> {
+pub fn read_sgf(text: &str) -> Result<RecordJson, ApiError> {
     let parsed = sgf::parse_file(text.as_bytes(), "pasted", None);
     let Some(g) = parsed.games.first() else {
         let why = parsed
@@ -689,14 +766,19 @@ pub fn read_sgf(text: &str) -> Result<Value, ApiError> {
             "no game in the SGF text ({why})"
         )));
     };
-    let mut v = record_json(g.size, &g.info, &g.events);
-    if g.end.is_some() && v.get("truncated").is_none() {
+    let record = record_json(g.size, &g.info, &g.events);
+    Ok(RecordJson {
+        games_in_text: Some(parsed.games.len()),
         // The reader ended the main line at a move off the board or no move at all.
-        v["truncated"] = json!(g.move_count() + 1);
-    }
-    v["id"] = Value::Null;
-    v["games_in_text"] = json!(parsed.games.len());
-    Ok(v)
+        truncated: record.truncated.or(g.end.map(|_| record.moves.len() + 1)),
+        ..record
+    })
+}
+
+/// JSON text of a serializable answer.
+pub fn to_text(v: &impl Serialize) -> String {
+    // Serializing these types (strings, numbers, maps with string keys) cannot fail.
+    serde_json::to_string(v).unwrap_or_default()
 }
 
 /// The [`kifudex_web::Backend`] of an index.
@@ -723,32 +805,33 @@ impl IndexBackend {
 }
 
 impl kifudex_web::Backend for IndexBackend {
-    fn info(&self) -> Value {
+    fn info(&self) -> String {
         json!({
             "name": self.label,
             "games": self.index.game_count(),
             "version": env!("CARGO_PKG_VERSION"),
         })
+        .to_string()
     }
-    fn position(&self, q: &Position) -> Result<Value, ApiError> {
-        position(q)
+    fn position(&self, q: &Position) -> Result<String, ApiError> {
+        position(q).map(|v| v.to_string())
     }
-    fn search(&self, q: &SearchRequest) -> Result<Value, ApiError> {
-        search(&self.index, q)
+    fn search(&self, q: &SearchRequest) -> Result<String, ApiError> {
+        search(&self.index, q).map(|v| v.to_string())
     }
-    fn games(&self, q: &GamesRequest) -> Result<Value, ApiError> {
-        games(&self.index, q)
+    fn games(&self, q: &GamesRequest) -> Result<String, ApiError> {
+        games(&self.index, q).map(|v| v.to_string())
     }
-    fn years(&self, q: &YearsRequest) -> Result<Value, ApiError> {
-        years(&self.index, q)
+    fn years(&self, q: &YearsRequest) -> Result<String, ApiError> {
+        years(&self.index, q).map(|v| v.to_string())
     }
-    fn game(&self, id: u32) -> Result<Value, ApiError> {
-        game(&self.index, id)
+    fn game(&self, id: u32) -> Result<String, ApiError> {
+        game(&self.index, id).map(|r| to_text(&r))
     }
     fn game_sgf(&self, id: u32) -> Result<String, ApiError> {
         game_sgf(&self.index, id)
     }
-    fn sgf(&self, text: &str) -> Result<Value, ApiError> {
-        read_sgf(text)
+    fn sgf(&self, text: &str) -> Result<String, ApiError> {
+        read_sgf(text).map(|r| to_text(&r))
     }
 }

@@ -455,7 +455,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             print_answer(if sgf {
                 api::game_sgf(&index, id).map(|t| t.trim_end().to_owned())
             } else {
-                api::game(&index, id).map(|v| v.to_string())
+                api::game(&index, id).map(|r| api::to_text(&r))
             })
         }
         Command::Serve { index, addr } => {

@@ -7,6 +7,7 @@ import { Board, human, pointName } from "/board.js";
 const $ = (id) => document.getElementById(id);
 const LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const PAGE = 25;
+const TABLE_ROWS = 10;
 const MAX_LETTERS = 26;
 const FILTER_KEYS = ["year_from", "year_to", "player", "winner", "handicap"];
 const CHART_COLORS = ["#d0542c", "#2c7fb8", "#3a9a4a", "#8e5cc2", "#c79a16"];
@@ -31,6 +32,7 @@ let redo = [];
 let view = { position: null, search: null, games: null, years: null };
 /** The replayed game: {data, at, id}. */
 let replay = null;
+let showAllNext = false;
 let setupTool = null; // null (play mode) or "B" / "W" / "E"
 let seq = 0;
 
@@ -279,7 +281,8 @@ function drawTable() {
     return;
   }
   const letters = new Map(letterClasses().map((c) => [`${c.color}${c.move}`, c.letter]));
-  for (const c of s.next.slice(0, 40)) {
+  const shown = showAllNext ? s.next : s.next.slice(0, TABLE_ROWS);
+  for (const c of shown) {
     const tr = body.insertRow();
     tr.className = "clickable";
     tr.tabIndex = 0;
@@ -303,6 +306,17 @@ function drawTable() {
     tr.addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
     tr.addEventListener("mouseenter", () => searchBoard.highlight(c.move));
     tr.addEventListener("mouseleave", () => searchBoard.highlight(null));
+  }
+  if (s.next.length > TABLE_ROWS) {
+    const tr = body.insertRow();
+    const td = tr.insertCell();
+    td.colSpan = 5;
+    td.className = "more";
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = showAllNext ? "Show fewer" : `Show all ${s.next.length} moves`;
+    b.addEventListener("click", () => { showAllNext = !showAllNext; drawTable(); });
+    td.appendChild(b);
   }
 }
 
@@ -342,9 +356,15 @@ function drawYears() {
   const W = 360, H = 150, L = 34, R = 8, T = 10, B = 22;
   const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, class: "years", role: "img", "aria-label": "Share of the top next moves by year" }, host);
   const all = y.bins;
-  const first = all.findIndex((b) => b.total > 0);
-  const last = all.length - 1 - [...all].reverse().findIndex((b) => b.total > 0);
+  const maxAll = Math.max(...all.map((b) => b.total));
+  // The years that hold the games: from the first to the last year with a few of them
+  // (a stray old date would stretch the axis over empty decades).
+  const enough = Math.max(2, Math.ceil(maxAll * 0.01));
+  let first = all.findIndex((b) => b.total >= enough);
+  let last = all.length - 1 - [...all].reverse().findIndex((b) => b.total >= enough);
+  if (first < 0) { first = 0; last = all.length - 1; }
   const shown = all.slice(first, last + 1);
+  const outside = all.reduce((n, b, i) => n + (i < first || i > last ? b.total : 0), 0);
   const n = shown.length;
   const xOf = (i) => L + (n === 1 ? (W - L - R) / 2 : (i * (W - L - R)) / (n - 1));
   const yOf = (v) => T + (1 - v) * (H - T - B);
@@ -364,13 +384,17 @@ function drawYears() {
   }
   const ticks = n <= 6 ? shown.map((_, i) => i) : [0, Math.floor((n - 1) / 2), n - 1];
   for (const i of ticks) {
-    const t = svgEl("text", { x: xOf(i), y: H - 6, class: "axis", "text-anchor": "middle" }, svg);
+    const anchor = n > 1 && i === n - 1 ? "end" : n > 1 && i === 0 ? "start" : "middle";
+    const t = svgEl("text", { x: xOf(i), y: H - 6, class: "axis", "text-anchor": anchor }, svg);
     t.textContent = String(shown[i].from);
   }
   const letters = letterClasses();
+  // Shares of years with only a few games would jump about: those years show their games
+  // (the bars) but no share.
+  const minGames = Math.max(3, Math.ceil(maxTotal * 0.02));
   y.top.forEach((c, k) => {
     const pts = [];
-    shown.forEach((b, i) => { if (b.total) pts.push([xOf(i), yOf(b.counts[k] / b.total), b, i]); });
+    shown.forEach((b, i) => { if (b.total >= minGames) pts.push([xOf(i), yOf(b.counts[k] / b.total), b, i]); });
     const color = CHART_COLORS[k % CHART_COLORS.length];
     if (pts.length > 1) {
       svgEl("polyline", { points: pts.map((p) => `${p[0]},${p[1]}`).join(" "), class: "series", stroke: color }, svg);
@@ -390,10 +414,13 @@ function drawYears() {
     s.append(sw, `${l ? l.letter + " " : ""}${human(c.move)}`);
     legend.appendChild(s);
   });
-  if (y.unknown_year) {
+  const notes = [];
+  if (outside) notes.push(`${outside} in other years`);
+  if (y.unknown_year) notes.push(`${y.unknown_year} without a date`);
+  if (notes.length) {
     const s = document.createElement("span");
     s.className = "muted";
-    s.textContent = `(${y.unknown_year} without a date)`;
+    s.textContent = `(${notes.join(", ")})`;
     legend.appendChild(s);
   }
   host.appendChild(legend);
@@ -426,7 +453,7 @@ function drawGames() {
     if (replay && replay.id === x.id) tr.classList.add("current");
     const player = (name, rank, won) => {
       const td = tr.insertCell();
-      td.className = won ? "player winner" : "player";
+      td.className = won ? "name winner" : "name";
       td.title = `${name || "?"} ${rank || ""}${won ? " (won)" : ""}`;
       const b = document.createElement("span");
       b.textContent = name || "?";

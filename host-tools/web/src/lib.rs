@@ -28,35 +28,36 @@ pub use server::{is_loopback, router, Limits, RunningServer, Server};
 /// What the API answers with: the `kifudex` library implements it over an index.
 ///
 /// Each method is called on a blocking thread (the answers are computed, not awaited) and
-/// returns a JSON value or an [`ApiError`]; none may panic on any input.
+/// returns the answer's JSON text (the SGF text for [`Backend::game_sgf`]) or an
+/// [`ApiError`]; none may panic on any input.
 pub trait Backend: Send + Sync + 'static {
     /// `GET /api/info`: what is served (the index's name and game count).
-    fn info(&self) -> Value;
+    fn info(&self) -> String;
 
     /// `GET /api/position`: the position itself, as the core's rules make it: the stones
     /// after the setup and moves, each move's captures, the side to move, the ko point.
     /// An illegal move is an error naming its number, the move and the reason. The page
     /// learns every position from here: it has no rules of its own.
-    fn position(&self, q: &Position) -> Result<Value, ApiError>;
+    fn position(&self, q: &Position) -> Result<String, ApiError>;
 
     /// `GET /api/search`: the object `kifudex search --json` prints for the same query.
-    fn search(&self, q: &SearchRequest) -> Result<Value, ApiError>;
+    fn search(&self, q: &SearchRequest) -> Result<String, ApiError>;
 
     /// `GET /api/games`: the object `kifudex games --json` prints for the same query.
-    fn games(&self, q: &GamesRequest) -> Result<Value, ApiError>;
+    fn games(&self, q: &GamesRequest) -> Result<String, ApiError>;
 
     /// `GET /api/years`: the top next moves' counts year by year.
-    fn years(&self, q: &YearsRequest) -> Result<Value, ApiError>;
+    fn years(&self, q: &YearsRequest) -> Result<String, ApiError>;
 
     /// `GET /api/game/ID`: one stored game (information, setup, moves with their captures).
-    fn game(&self, id: u32) -> Result<Value, ApiError>;
+    fn game(&self, id: u32) -> Result<String, ApiError>;
 
     /// `GET /api/game/ID.sgf`: one stored game as SGF.
     fn game_sgf(&self, id: u32) -> Result<String, ApiError>;
 
     /// `GET /api/sgf?sgf=TEXT`: a game record pasted or dropped on the page, read with the
     /// project's SGF reader: its first game, in the shape of [`Backend::game`].
-    fn sgf(&self, text: &str) -> Result<Value, ApiError>;
+    fn sgf(&self, text: &str) -> Result<String, ApiError>;
 }
 
 /// The kind of a refused request, which gives its HTTP status.

@@ -100,13 +100,18 @@ pub fn router(backend: Arc<dyn Backend>, limits: &Limits) -> Router {
 
 /// A JSON answer.
 fn json(status: StatusCode, value: &Value) -> Response {
+    json_text(status, value.to_string())
+}
+
+/// A JSON answer already written.
+fn json_text(status: StatusCode, text: String) -> Response {
     (
         status,
         [
             (header::CONTENT_TYPE, "application/json"),
             (header::CACHE_CONTROL, "no-cache"),
         ],
-        value.to_string(),
+        text,
     )
         .into_response()
 }
@@ -211,10 +216,10 @@ fn query(uri: &Uri) -> &str {
 
 async fn answer(
     state: &AppState,
-    f: impl FnOnce(&dyn Backend) -> Result<Value, ApiError> + Send + 'static,
+    f: impl FnOnce(&dyn Backend) -> Result<String, ApiError> + Send + 'static,
 ) -> Response {
     match compute(state, f).await {
-        Ok(v) => json(StatusCode::OK, &v),
+        Ok(text) => json_text(StatusCode::OK, text),
         Err(e) => e.into_response(),
     }
 }

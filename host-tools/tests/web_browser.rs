@@ -1,0 +1,398 @@
+//! The web board in a real browser: Debian's headless chromium, driven through
+//! chromedriver (WebDriver) from Rust, against a server on an ephemeral loopback port over
+//! an index of `../shared/corpus/fox_pro`:
+//! - the page loads with the position of its URL, letters on the board and a table;
+//! - clicking a next-move letter plays it: the URL, the table and the game list become the
+//!   API's answers for the new position;
+//! - an illegal move is refused with a message and changes nothing; back and forward work;
+//! - clicking a game opens it on the replay board at the move where the position occurred;
+//!   the arrow keys step it; "Search this position" puts it on the search board;
+//! - setup mode places stones; a narrow window stacks the columns.
+//!
+//! chromium and chromedriver must be installed (`scripts/setup.sh` does it): without them
+//! the test fails, it does not skip. `KIFUDEX_SCREENSHOTS=DIR` keeps the screenshots
+//! (the README's come from `KIFUDEX_SCREENSHOTS=docs`).
+//!
+//! Run with `cargo test -p kifudex --release --test web_browser`.
+
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use fantoccini::key::Key;
+use fantoccini::{Client, ClientBuilder, Locator};
+use kifudex::api::IndexBackend;
+use kifudex_web::{Limits, RunningServer};
+use serde_json::{json, Value};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+fn corpus(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/corpus")
+        .join(rel)
+}
+
+/// chromedriver on a free loopback port, ended when dropped.
+struct Driver {
+    child: Child,
+    port: u16,
+}
+
+impl Driver {
+    fn start() -> Driver {
+        for tool in [CHROMIUM, CHROMEDRIVER] {
+            assert!(
+                Path::new(tool).exists(),
+                "{tool} is missing: the browser tests need Debian's chromium and chromium-driver \
+                 (scripts/setup.sh installs them)"
+            );
+        }
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver");
+        let t = Instant::now();
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                t.elapsed() < Duration::from_secs(20),
+                "chromedriver did not start"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Driver { child, port }
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn fox_pro_server() -> (RunningServer, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let index = dir.path().join("fox_pro.kdx");
+    let out = Command::new(env!("CARGO_BIN_EXE_kifudex"))
+        .args(["build", "--quiet", "-o"])
+        .arg(&index)
+        .arg(corpus("fox_pro"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let backend = IndexBackend::new(std::fs::read(&index).unwrap(), "fox_pro".into()).unwrap();
+    let srv = RunningServer::start(
+        "127.0.0.1:0".parse().unwrap(),
+        Arc::new(backend),
+        Limits::default(),
+    )
+    .unwrap();
+    (srv, dir)
+}
+
+async fn browser(driver: &Driver, profile: &Path, width: u32, height: u32) -> Client {
+    let args = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        "--hide-scrollbars",
+        &format!("--user-data-dir={}", profile.display()),
+        &format!("--window-size={width},{height}"),
+    ];
+    let caps = json!({
+        "goog:chromeOptions": {"binary": CHROMIUM, "args": args},
+    });
+    let Value::Object(caps) = caps else {
+        unreachable!()
+    };
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{}", driver.port))
+        .await
+        .expect("chromedriver session")
+}
+
+/// Evaluates `expr` (a JavaScript expression) in the page.
+async fn js(c: &Client, expr: &str) -> Value {
+    c.execute(&format!("return ({expr});"), vec![])
+        .await
+        .unwrap_or_else(|e| panic!("{expr}: {e}"))
+}
+
+/// Waits until `expr` is truthy (at most 10 s).
+async fn wait(c: &Client, expr: &str) -> Value {
+    let t = Instant::now();
+    loop {
+        let v = js(c, expr).await;
+        if !(v.is_null() || v == json!(false) || v == json!("") || v == json!(0)) {
+            return v;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "timed out waiting for {expr}"
+        );
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+}
+
+/// The API's answer, fetched by the page itself.
+async fn api(c: &Client, path: &str) -> Value {
+    let script = format!(
+        "const r = await fetch({}); return await r.json();",
+        json!(path)
+    );
+    c.execute(&script, vec![]).await.unwrap()
+}
+
+async fn shot(c: &Client, name: &str) {
+    let png = c.screenshot().await.unwrap();
+    assert!(png.starts_with(b"\x89PNG"), "not a PNG");
+    if let Ok(dir) = std::env::var("KIFUDEX_SCREENSHOTS") {
+        let dir = Path::new(&dir);
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::write(dir.join(name), png).unwrap();
+    }
+}
+
+async fn click(c: &Client, css: &str) {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("click {css}: {e}"));
+}
+
+/// The moves in the page's URL.
+async fn url_moves(c: &Client) -> String {
+    let url = c.current_url().await.unwrap();
+    url.query_pairs()
+        .find(|(k, _)| k == "moves")
+        .map(|(_, v)| v.into_owned())
+        .unwrap_or_default()
+}
+
+/// The rows of the next-move table as (letter, human move, count).
+async fn table(c: &Client) -> Vec<(String, String, u64)> {
+    let v = js(
+        c,
+        "[...document.querySelectorAll('#next-table tbody tr.clickable')].map(tr => [tr.cells[0].textContent, tr.cells[1].textContent, tr.cells[2].textContent])",
+    )
+    .await;
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r[0].as_str().unwrap().to_owned(),
+                r[1].as_str().unwrap().to_owned(),
+                r[2].as_str()
+                    .unwrap()
+                    .replace([',', '.', ' '], "")
+                    .parse()
+                    .unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// SGF letters to the page's human coordinates (19x19).
+fn human(m: &str) -> String {
+    let b = m.as_bytes();
+    let col = b"ABCDEFGHJKLMNOPQRST"[(b[0] - b'a') as usize] as char;
+    format!("{col}{}", 19 - (b[1] - b'a') as u32)
+}
+
+/// Checks the table and the game list against the API for the page's position.
+async fn check_results(c: &Client, moves: &str) {
+    let search = api(c, &format!("/api/search?moves={moves}")).await;
+    let games = api(c, &format!("/api/games?moves={moves}&limit=25")).await;
+    let rows = table(c).await;
+    let next = search["next"].as_array().unwrap();
+    assert_eq!(rows.len(), next.len().min(10), "{moves}");
+    for (row, class) in rows.iter().zip(next) {
+        assert_eq!(row.1, human(class["move"].as_str().unwrap()), "{moves}");
+        assert_eq!(row.2, class["count"].as_u64().unwrap(), "{moves}");
+    }
+    let ids = js(
+        c,
+        "[...document.querySelectorAll('#games-table tbody tr[data-game]')].map(tr => +tr.dataset.game)",
+    )
+    .await;
+    let want: Vec<Value> = games["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].clone())
+        .collect();
+    assert_eq!(ids, Value::Array(want), "{moves}");
+}
+
+async fn wait_ready(c: &Client) {
+    wait(
+        c,
+        "document.body.dataset.ready === '1' && !document.body.classList.contains('loading')",
+    )
+    .await;
+}
+
+/// The whole flow of a player, in one browser session.
+#[test]
+fn a_player_searches_plays_and_replays() {
+    let (srv, _index_dir) = fox_pro_server();
+    let addr: SocketAddr = srv.addr();
+    let driver = Driver::start();
+    let profile = tempfile::tempdir().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let c = browser(&driver, profile.path(), 1600, 1400).await;
+        let base = format!("http://{addr}");
+
+        // The page opens with the URL's position: letters and a table.
+        c.goto(&format!("{base}/?moves=pd,dd,pp")).await.unwrap();
+        wait_ready(&c).await;
+        assert_eq!(
+            js(&c, "document.querySelectorAll('#search-board .stone').length").await,
+            json!(3)
+        );
+        check_results(&c, "pd,dd,pp").await;
+        let first = table(&c).await[0].clone();
+        assert_eq!(first.0, "a");
+
+        // Clicking letter a plays it.
+        let a = js(&c, "document.querySelector('#search-board .letter[data-letter=\"a\"]').dataset.move").await;
+        let a = a.as_str().unwrap().to_owned();
+        click(&c, &format!("#search-board rect[data-point=\"{a}\"]")).await;
+        wait(&c, &format!("location.search.includes('{a}')")).await;
+        wait_ready(&c).await;
+        let moves = format!("pd,dd,pp,{a}");
+        assert_eq!(url_moves(&c).await, moves);
+        assert_eq!(
+            js(&c, "document.querySelectorAll('#search-board .stone').length").await,
+            json!(4)
+        );
+        check_results(&c, &moves).await;
+
+        // A table row plays its move too.
+        let row_move = js(&c, "document.querySelector('#next-table tbody tr.clickable').dataset.move").await;
+        let row_move = row_move.as_str().unwrap().to_owned();
+        click(&c, "#next-table tbody tr.clickable").await;
+        let moves = format!("{moves},{row_move}");
+        wait(&c, &format!("new URLSearchParams(location.search).get('moves') === '{moves}'")).await;
+        wait_ready(&c).await;
+        check_results(&c, &moves).await;
+        shot(&c, "web-search.png").await;
+
+        // An occupied point is refused with a message; nothing changes.
+        click(&c, "#search-board rect[data-point=\"pd\"]").await;
+        let msg = wait(&c, "document.getElementById('message').textContent").await;
+        assert!(msg.as_str().unwrap().contains("occupied"), "{msg}");
+        assert_eq!(url_moves(&c).await, moves);
+
+        // Back and forward.
+        click(&c, "#btn-back").await;
+        wait(&c, &format!("new URLSearchParams(location.search).get('moves') === 'pd,dd,pp,{a}'")).await;
+        wait_ready(&c).await;
+        click(&c, "#btn-forward").await;
+        wait(&c, &format!("new URLSearchParams(location.search).get('moves') === '{moves}'")).await;
+        wait_ready(&c).await;
+        // The browser's own back button walks the URL history.
+        c.back().await.unwrap();
+        wait(&c, &format!("new URLSearchParams(location.search).get('moves') === 'pd,dd,pp,{a}'")).await;
+        wait_ready(&c).await;
+        check_results(&c, &format!("pd,dd,pp,{a}")).await;
+
+        // A game of the list opens on the replay board at the move where the position occurred.
+        let game = js(&c, "(() => { const tr = document.querySelector('#games-table tbody tr[data-game]'); return [+tr.dataset.game, +tr.cells[5].textContent]; })()").await;
+        let (id, move_number) = (game[0].as_u64().unwrap(), game[1].as_u64().unwrap());
+        click(&c, "#games-table tbody tr[data-game]").await;
+        wait(&c, &format!("document.getElementById('replay-title').textContent === 'Game {id}'")).await;
+        let counter = js(&c, "document.getElementById('rp-counter').textContent").await;
+        assert!(
+            counter.as_str().unwrap().starts_with(&format!("{} / ", move_number - 1)),
+            "{counter}"
+        );
+        // The replayed stones are the game's, replayed by the server.
+        let stored = api(&c, &format!("/api/game/{id}")).await;
+        let stones = js(&c, "document.querySelectorAll('#replay-board .stone').length").await;
+        assert!(stones.as_u64().unwrap() >= 4);
+        assert!(stored["moves"].as_array().unwrap().len() as u64 >= move_number);
+        // Arrow keys step it.
+        c.find(Locator::Css("body")).await.unwrap().send_keys(&Key::Right.to_string()).await.unwrap();
+        wait(&c, &format!("document.getElementById('rp-counter').textContent.startsWith('{} / ')", move_number)).await;
+        c.find(Locator::Css("body")).await.unwrap().send_keys(&Key::Left.to_string()).await.unwrap();
+        c.find(Locator::Css("body")).await.unwrap().send_keys(&Key::Left.to_string()).await.unwrap();
+        wait(&c, &format!("document.getElementById('rp-counter').textContent.startsWith('{} / ')", move_number - 2)).await;
+        c.find(Locator::Css("body")).await.unwrap().send_keys(&Key::Right.to_string()).await.unwrap();
+        wait(&c, &format!("document.getElementById('rp-counter').textContent.startsWith('{} / ')", move_number - 1)).await;
+        assert!(js(&c, "location.search.includes('game=')").await.as_bool().unwrap());
+        let sgf = js(&c, "document.getElementById('rp-sgf').getAttribute('href')").await;
+        assert_eq!(sgf, json!(format!("/api/game/{id}.sgf")));
+        shot(&c, "web-replay.png").await;
+
+        // "Search this position": the game's position at that move on the search board.
+        click(&c, "#rp-search").await;
+        wait_ready(&c).await;
+        let total = wait(&c, "document.getElementById('total').textContent").await;
+        assert!(total.as_str().unwrap().contains("reached"), "{total}");
+        let black = js(&c, "document.querySelectorAll('#search-board .stone.black').length").await;
+        let replay_black = js(&c, "document.querySelectorAll('#replay-board .stone.black').length").await;
+        assert_eq!(black, replay_black);
+
+        // Setup mode: a stone of either colour, then White to move.
+        click(&c, "#btn-start").await;
+        wait(&c, "document.querySelectorAll('#search-board .stone').length === 0").await;
+        wait_ready(&c).await;
+        click(&c, "#btn-setup").await;
+        click(&c, "#search-board rect[data-point=\"dd\"]").await;
+        wait(&c, "location.search.includes('ab=dd')").await;
+        wait_ready(&c).await;
+        click(&c, "#setup-tools [data-tool=\"W\"]").await;
+        click(&c, "#search-board rect[data-point=\"pp\"]").await;
+        wait(&c, "location.search.includes('aw=pp')").await;
+        wait_ready(&c).await;
+        click(&c, "#setup-tools [data-move=\"W\"]").await;
+        wait(&c, "location.search.includes('to_move=W')").await;
+        wait_ready(&c).await;
+        let search = api(&c, "/api/search?ab=dd&aw=pp&to_move=W").await;
+        let rows = table(&c).await;
+        assert_eq!(rows.len(), search["next"].as_array().unwrap().len().min(10));
+
+        // A narrow window stacks the columns.
+        c.set_window_size(420, 900).await.unwrap();
+        c.goto(&format!("{base}/?moves=pd,dd,pp")).await.unwrap();
+        wait_ready(&c).await;
+        let stacked = js(
+            &c,
+            "(() => { const a = document.getElementById('search-col').getBoundingClientRect(); const b = document.getElementById('games-col').getBoundingClientRect(); return b.top >= a.bottom - 1 && Math.abs(a.left - b.left) < 2; })()",
+        )
+        .await;
+        assert_eq!(stacked, json!(true));
+        shot(&c, "web-narrow.png").await;
+        c.close().await.unwrap();
+    });
+}
