@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine lacks for kifudex's full test suite, idempotently:
-# rustup targets (Cortex-M, big-endian s390x, 32-bit i686), QEMU (system + user), cross linkers.
+# rustup targets (Cortex-M, big-endian s390x, 32-bit i686), QEMU (system + user), cross linkers,
+# Debian's chromium and chromedriver (the web board's browser tests). A held apt lock is waited
+# for, not failed on.
 set -euo pipefail
 
 need_targets=(thumbv7em-none-eabihf thumbv7m-none-eabi thumbv6m-none-eabi s390x-unknown-linux-gnu i686-unknown-linux-gnu)
@@ -21,15 +23,34 @@ done
 # hangs). Do not install gcc-multilib: it conflicts with and removes the cross compilers.
 need_cmds=(qemu-system-arm qemu-s390x s390x-linux-gnu-gcc i686-linux-gnu-gcc)
 need_pkgs=(qemu-system-arm qemu-user gcc-s390x-linux-gnu libc6-dev-s390x-cross gcc-i686-linux-gnu libc6-dev-i386-cross)
+SUDO=""
+[ "$(id -u)" = 0 ] || SUDO="sudo"
+
+# apt-get with its arguments, waiting (up to 15 minutes) for a lock another apt holds.
+apt_wait() {
+  local i
+  for i in $(seq 1 90); do
+    if $SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=10 "$@"; then
+      return 0
+    fi
+    if ! pgrep -x 'apt|apt-get|dpkg|unattended-upgr' >/dev/null 2>&1 && [ "$i" -gt 2 ]; then
+      return 1
+    fi
+    echo "setup: apt is busy, waiting ($i)"
+    sleep 10
+  done
+  return 1
+}
+
+need_pkgs+=(chromium chromium-driver)
 lack=0
 for c in "${need_cmds[@]}"; do command -v "$c" >/dev/null 2>&1 || lack=1; done
 [ -d /usr/s390x-linux-gnu/lib ] || lack=1
 [ -e /usr/i686-linux-gnu/lib/ld-linux.so.2 ] || lack=1
+[ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] || lack=1
 if [ "$lack" = 1 ]; then
-  SUDO=""
-  [ "$(id -u)" = 0 ] || SUDO="sudo"
   echo "setup: apt-get install ${need_pkgs[*]}"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_pkgs[@]}" >/dev/null
+  apt_wait update -qq
+  apt_wait install -y -qq --no-install-recommends "${need_pkgs[@]}" >/dev/null
 fi
 echo "setup: ok"

@@ -302,9 +302,12 @@ fn color_code(c: Color) -> u8 {
     }
 }
 
+/// Canonical positions and the first move number that follows each.
+type Occurrences = HashMap<Vec<(u16, u8)>, usize>;
+
 /// A record's main line as the builder keeps it: replayed until a move that cannot be
 /// played. Each position that a move follows, canonical, with the first move number.
-fn occurrences(r: &GameRecord) -> HashMap<Vec<(u16, u8)>, usize> {
+fn occurrences(r: &GameRecord) -> Occurrences {
     let mut out = HashMap::new();
     if r.size != Size::STANDARD {
         return out;
@@ -496,7 +499,7 @@ fn listed_games_are_the_games_that_reach_the_position() {
     let f = fixture();
     let srv = server();
     let addr = srv.addr();
-    let games: Vec<(&GameRecord, String, HashMap<Vec<(u16, u8)>, usize>)> = f
+    let games: Vec<(&GameRecord, String, Occurrences)> = f
         .records
         .iter()
         .map(|r| (r, game_key(r), occurrences(r)))

@@ -169,8 +169,9 @@ async fn shot(c: &Client, name: &str) {
     let png = c.screenshot().await.unwrap();
     assert!(png.starts_with(b"\x89PNG"), "not a PNG");
     if let Ok(dir) = std::env::var("KIFUDEX_SCREENSHOTS") {
-        let dir = Path::new(&dir);
-        std::fs::create_dir_all(dir).unwrap();
+        // Relative to the repository's root.
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(dir);
+        std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join(name), png).unwrap();
     }
 }

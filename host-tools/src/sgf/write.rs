@@ -55,7 +55,7 @@ pub fn write_game(size: Size, info: &GameInfo, events: &[Event]) -> String {
                 write_setup(&mut out, &setup, root);
                 setup.clear();
                 root = false;
-                if moves % MOVES_PER_LINE == 0 {
+                if moves.is_multiple_of(MOVES_PER_LINE) {
                     out.push('\n');
                 }
                 let tag = match color {

@@ -356,13 +356,13 @@ function drawYears() {
   const W = 360, H = 150, L = 34, R = 8, T = 10, B = 22;
   const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, class: "years", role: "img", "aria-label": "Share of the top next moves by year" }, host);
   const all = y.bins;
-  const maxAll = Math.max(...all.map((b) => b.total));
-  // The years that hold the games: from the first to the last year with a few of them
-  // (a stray old date would stretch the axis over empty decades).
-  const enough = Math.max(2, Math.ceil(maxAll * 0.01));
-  let first = all.findIndex((b) => b.total >= enough);
-  let last = all.length - 1 - [...all].reverse().findIndex((b) => b.total >= enough);
-  if (first < 0) { first = 0; last = all.length - 1; }
+  // The years that hold the games: the stray few (at most 3% at either end, like an odd
+  // old date) would stretch the axis over empty decades.
+  const dated = all.reduce((n, b) => n + b.total, 0);
+  let first = 0, last = all.length - 1, cut = 0;
+  while (first < last && cut + all[first].total <= dated * 0.03) cut += all[first++].total;
+  cut = 0;
+  while (last > first && cut + all[last].total <= dated * 0.03) cut += all[last--].total;
   const shown = all.slice(first, last + 1);
   const outside = all.reduce((n, b, i) => n + (i < first || i > last ? b.total : 0), 0);
   const n = shown.length;
