@@ -7,7 +7,8 @@
 //! - an illegal move is refused with a message and changes nothing; back and forward work;
 //! - clicking a game opens it on the replay board at the move where the position occurred;
 //!   the arrow keys step it; "Search this position" puts it on the search board;
-//! - setup mode places stones; a narrow window stacks the columns.
+//! - setup mode places stones; a pasted SGF opens on the replay board and its position at
+//!   a move is searched; a narrow window stacks the columns.
 //!
 //! chromium and chromedriver must be installed (`scripts/setup.sh` does it): without them
 //! the test fails, it does not skip. `KIFUDEX_SCREENSHOTS=DIR` keeps the screenshots
@@ -382,6 +383,23 @@ fn a_player_searches_plays_and_replays() {
         let search = api(&c, "/api/search?ab=dd&aw=pp&to_move=W").await;
         let rows = table(&c).await;
         assert_eq!(rows.len(), search["next"].as_array().unwrap().len().min(10));
+
+        // A pasted record opens on the replay board; its position at a move is searched.
+        click(&c, "#open-sgf").await;
+        let sgf = "(;GM[1]SZ[19]PB[Paste B]PW[Paste W];B[pd];W[dd];B[pp];W[dp];B[fq])";
+        c.find(Locator::Css("#sgf-text")).await.unwrap().send_keys(sgf).await.unwrap();
+        click(&c, "#sgf-load").await;
+        wait(&c, "document.getElementById('replay-title').textContent === 'SGF record'").await;
+        wait(&c, "document.getElementById('rp-counter').textContent.startsWith('5 / 5')").await;
+        click(&c, "#rp-start").await;
+        for _ in 0..3 {
+            click(&c, "#rp-next").await;
+        }
+        wait(&c, "document.getElementById('rp-counter').textContent.startsWith('3 / 5')").await;
+        click(&c, "#rp-search").await;
+        wait(&c, "new URLSearchParams(location.search).get('moves') === 'pd,dd,pp'").await;
+        wait_ready(&c).await;
+        check_results(&c, "pd,dd,pp").await;
 
         // A narrow window stacks the columns.
         c.set_window_size(420, 900).await.unwrap();

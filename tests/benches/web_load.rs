@@ -209,7 +209,9 @@ impl Conn {
 
     /// Sends one GET and reads the whole reply; its status, or `None` on a broken connection.
     fn get(&mut self, target: &str) -> Option<u16> {
-        write!(self.stream, "GET {target} HTTP/1.1\r\nHost: bench\r\n\r\n").ok()?;
+        // One write per request.
+        let request = format!("GET {target} HTTP/1.1\r\nHost: bench\r\n\r\n");
+        self.stream.write_all(request.as_bytes()).ok()?;
         let mut line = String::new();
         self.reader.read_line(&mut line).ok()?;
         let status: u16 = line.split(' ').nth(1)?.parse().ok()?;
