@@ -476,3 +476,23 @@ impl Drop for RunningServer {
         let _ = self.stop_now();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loopback_addresses() {
+        for a in [
+            "127.0.0.1:8080",
+            "127.1.2.3:1",
+            "[::1]:8080",
+            "[::ffff:127.0.0.1]:80",
+        ] {
+            assert!(is_loopback(&a.parse().unwrap()), "{a}");
+        }
+        for a in ["0.0.0.0:8080", "192.168.1.2:80", "[::]:8080", "10.0.0.1:1"] {
+            assert!(!is_loopback(&a.parse().unwrap()), "{a}");
+        }
+    }
+}
