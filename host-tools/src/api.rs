@@ -11,18 +11,17 @@
 use std::collections::BTreeMap;
 
 use kifudex_core::board::Board;
-use kifudex_core::index::{swapped_board, Game, Index, Occurrence};
+use kifudex_core::index::{Game, Index};
 use kifudex_core::notation::{parse_moves, NotationError, Sgf};
 use kifudex_core::search::NextMoves;
 use kifudex_core::{Color, Move, MoveError, Point, PointSet, Rules, Size, Stone};
-use kifudex_web::request::MAX_LIMIT;
 use kifudex_web::{
-    ApiError, Filter, GamesRequest, Position, SearchRequest, Side, Sort, SortKey, YearsRequest,
+    ApiError, Filter, GamesRequest, Position, SearchRequest, Side, Sort, YearsRequest,
 };
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-use crate::games::{self, GameFilter};
+use crate::games::{self, GameFilter, GameList, Page};
 use crate::present::{self, color_letter};
 use crate::sgf::{self, parse_year, Event, GameInfo, GameResult};
 
@@ -256,14 +255,17 @@ pub fn position(q: &Position) -> Result<Value, ApiError> {
     }))
 }
 
-/// The command line's and the API's game filter from the request's.
-pub fn game_filter(f: &Filter) -> GameFilter {
-    GameFilter {
-        year_from: f.year_from,
-        year_to: f.year_to,
-        player: f.player.clone(),
-        handicap: f.handicap,
-        winner: f.winner.map(color_of),
+/// The request's filter as the library's: where the command line's and the API's
+/// filters become a [`GameFilter`].
+impl From<&Filter> for GameFilter {
+    fn from(f: &Filter) -> GameFilter {
+        GameFilter {
+            year_from: f.year_from,
+            year_to: f.year_to,
+            player: f.player.clone(),
+            handicap: f.handicap,
+            winner: f.winner.map(color_of),
+        }
     }
 }
 
@@ -271,22 +273,18 @@ fn next_moves(
     index: &Index<'_>,
     board: &Board,
     swap: bool,
-    filter: &Filter,
+    filter: &GameFilter,
 ) -> Result<NextMoves, ApiError> {
-    let r = if filter.is_empty() {
-        index.next_moves(board, swap)
-    } else {
-        let f = game_filter(filter);
-        index.next_moves_where(board, swap, |g| f.accepts(g))
-    };
-    r.map_err(|e| ApiError::bad_request(format!("the search cannot be completed ({e:?})")))
+    filter
+        .next_moves(index, board, swap)
+        .map_err(|e| ApiError::bad_request(format!("the search cannot be completed ({e:?})")))
 }
 
 /// The position of a search and its next moves, counting the games the filter keeps (all
 /// of them by default, from the precomputed statistics).
 pub fn search_next(index: &Index<'_>, q: &SearchRequest) -> Result<(Played, NextMoves), ApiError> {
     let played = set_up(&q.position)?;
-    let next = next_moves(index, &played.board, q.swap, &q.filter)?;
+    let next = next_moves(index, &played.board, q.swap, &(&q.filter).into())?;
     Ok((played, next))
 }
 
@@ -296,150 +294,29 @@ pub fn search(index: &Index<'_>, q: &SearchRequest) -> Result<Value, ApiError> {
     Ok(present::json::search(&played.board, &next))
 }
 
-/// One game of a list: where the position (or, `swapped`, its colour-exchanged twin)
-/// occurred first in it.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Listed {
-    /// The occurrence.
-    pub occurrence: Occurrence,
-    /// Whether it is the colour-exchanged position that occurred.
-    pub swapped: bool,
-}
-
-/// The games that reached a position, each once, in the index's order (newest first):
-/// the colour-exchanged position's too with `swap`; only those the filter keeps.
-pub fn listed_games(
-    index: &Index<'_>,
-    board: &Board,
-    swap: bool,
-    filter: &GameFilter,
-) -> Vec<Listed> {
-    let mut list: Vec<Listed> = Vec::new();
-    let mut add = |b: &Board, swapped: bool| {
-        if let Some(found) = index.find(b) {
-            list.extend(index.occurrences(&found).map(|occurrence| Listed {
-                occurrence,
-                swapped,
-            }));
-        }
-    };
-    add(board, false);
-    if swap {
-        add(&swapped_board(board), true);
-    }
-    // Each game once, where the position occurs first in it (already in this order but for
-    // the colour-exchanged part, so the sort costs little).
-    list.sort_by_key(|l| (l.occurrence.game, l.occurrence.move_number, l.swapped));
-    list.dedup_by_key(|l| l.occurrence.game);
-    let keeps_all = filter.year_from.is_none()
-        && filter.year_to.is_none()
-        && filter.player.is_none()
-        && filter.handicap.is_none()
-        && filter.winner.is_none();
-    if !keeps_all {
-        list.retain(|l| {
-            index
-                .game(l.occurrence.game)
-                .is_some_and(|g| filter.accepts(&g))
-        });
-    }
-    list
-}
-
-/// Sorts a list (stably: equal keys keep the newest game first).
-pub fn sort_games(index: &Index<'_>, list: &mut [Listed], sort: Sort) {
-    if sort.key == SortKey::Newest {
-        if sort.descending {
-            list.reverse();
-        }
-        return;
-    }
-    let mut keyed: Vec<(Key, Listed)> = list
-        .iter()
-        .map(|l| (sort_key(index, l, sort.key), *l))
-        .collect();
-    keyed.sort_by(|a, b| {
-        let o = a.0.cmp(&b.0);
-        if sort.descending {
-            o.reverse()
-        } else {
-            o
-        }
-    });
-    for (slot, (_, l)) in list.iter_mut().zip(keyed) {
-        *slot = l;
-    }
-}
-
-/// A sort key: a number, or a text compared without case (empty texts and unknown dates
-/// last).
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Key {
-    Number(u64),
-    Text(bool, String),
-}
-
-fn sort_key(index: &Index<'_>, l: &Listed, key: SortKey) -> Key {
-    let Some(g) = index.game(l.occurrence.game) else {
-        return Key::Number(u64::MAX);
-    };
-    let text = |s: &str| Key::Text(s.is_empty(), s.to_lowercase());
-    match key {
-        SortKey::Newest => Key::Number(g.id as u64),
-        SortKey::Date => Key::Number(if g.date_key == 0 {
-            u64::MAX
-        } else {
-            g.date_key as u64
-        }),
-        SortKey::Black => text(g.black),
-        SortKey::White => text(g.white),
-        SortKey::Result => text(&present::result_text(&g)),
-        SortKey::Event => text(g.event),
-        SortKey::Move => Key::Number(l.occurrence.move_number as u64),
-    }
-}
-
-/// The page of games a request asks for, and how many games match in all.
-pub fn games_page(index: &Index<'_>, q: &GamesRequest) -> Result<(Vec<Listed>, usize), ApiError> {
+/// `kifudex games` and `/api/games`: the page of games a request asks for, and how many
+/// games match in all.
+pub fn game_list(index: &Index<'_>, q: &GamesRequest) -> Result<GameList, ApiError> {
     let played = set_up(&q.position)?;
-    let mut list = listed_games(index, &played.board, q.swap, &game_filter(&q.filter));
-    sort_games(index, &mut list, q.sort);
-    let matching = list.len();
-    let page = list
-        .into_iter()
-        .skip(q.offset)
-        .take(q.limit.min(MAX_LIMIT))
-        .collect();
-    Ok((page, matching))
-}
-
-/// `kifudex games`: the page of games as a text table.
-pub fn games_text(index: &Index<'_>, q: &GamesRequest) -> Result<String, ApiError> {
-    let (page, matching) = games_page(index, q)?;
-    let list = games::GameList {
-        games: page.iter().map(|l| l.occurrence).collect(),
-        matching,
+    let page = Page {
+        limit: q.limit,
+        offset: q.offset,
     };
-    Ok(present::text::games(index, &list))
+    Ok(games::list(
+        index,
+        &played.board,
+        q.swap,
+        &(&q.filter).into(),
+        q.sort,
+        page,
+    ))
 }
 
 /// `/api/games` and `kifudex games --json`: `{"matching": N, "games": [...]}`, each game
 /// with its information, the move where the position occurred and whether it occurred
 /// with colours exchanged.
 pub fn games(index: &Index<'_>, q: &GamesRequest) -> Result<Value, ApiError> {
-    let (page, matching) = games_page(index, q)?;
-    let page: Vec<Value> = page
-        .iter()
-        .filter_map(|l| {
-            let g = index.game(l.occurrence.game)?;
-            let mut v = present::json::game_entry(&g, &l.occurrence);
-            if let Value::Object(m) = &mut v {
-                m.insert("colors_swapped".into(), Value::Bool(l.swapped));
-            }
-            Some(v)
-        })
-        .collect();
-    Ok(json!({ "matching": matching, "games": page }))
+    Ok(present::json::games(index, &game_list(index, q)?))
 }
 
 /// The year ranges of the popularity chart: one per year when the years span at most
@@ -454,12 +331,16 @@ pub fn years(index: &Index<'_>, q: &YearsRequest) -> Result<Value, ApiError> {
     let s = &q.search;
     let played = set_up(&s.position)?;
     let board = &played.board;
-    let next = next_moves(index, board, s.swap, &s.filter)?;
+    let filter = GameFilter::from(&s.filter);
+    let next = next_moves(index, board, s.swap, &filter)?;
     let top: Vec<_> = next.classes().iter().take(q.top).copied().collect();
     // The years that occur, from the games the filter keeps.
-    let filter = game_filter(&s.filter);
+    let all = Page {
+        limit: usize::MAX,
+        offset: 0,
+    };
     let mut years: BTreeMap<u16, ()> = BTreeMap::new();
-    for l in listed_games(index, board, s.swap, &filter) {
+    for l in games::list(index, board, s.swap, &filter, Sort::default(), all).games {
         if let Some(y) = index.game(l.occurrence.game).and_then(|g| g.year()) {
             years.insert(y, ());
         }
@@ -480,12 +361,14 @@ pub fn years(index: &Index<'_>, q: &YearsRequest) -> Result<Value, ApiError> {
                 .range(from as u16..=to.min(u16::MAX as u32) as u16)
                 .next();
             let (total, counts) = if any.is_some() {
-                let in_bin = |g: &Game<'_>| {
-                    filter.accepts(g) && g.year().is_some_and(|y| (from..=to).contains(&(y as u32)))
+                // The filter's games of these years.
+                let year = |y: u32| u16::try_from(y).unwrap_or(u16::MAX);
+                let in_bin = GameFilter {
+                    year_from: Some(filter.year_from.map_or(year(from), |f| f.max(year(from)))),
+                    year_to: Some(filter.year_to.map_or(year(to), |t| t.min(year(to)))),
+                    ..filter.clone()
                 };
-                let n: NextMoves = index
-                    .next_moves_where(board, s.swap, in_bin)
-                    .map_err(|e| ApiError::bad_request(format!("{e:?}")))?;
+                let n = next_moves(index, board, s.swap, &in_bin)?;
                 let counts: Vec<u32> = top
                     .iter()
                     .map(|t| {

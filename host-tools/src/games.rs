@@ -1,8 +1,12 @@
-//! The games that reached a position: newest first, filtered, paged.
+//! Which games count, and the games that reached a position: filtered, sorted, paged.
 
 use kifudex_core::board::Board;
-use kifudex_core::index::{Game, Index, Occurrence};
+use kifudex_core::index::{swapped_board, Game, Index, Occurrence};
+use kifudex_core::search::{NextMoves, SearchError};
 use kifudex_core::Color;
+use kifudex_web::{Sort, SortKey};
+
+use crate::present::result_text;
 
 /// Which games count: by year, player, handicap, winner (`None` everywhere: every game).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -43,6 +47,11 @@ impl Default for Page {
 }
 
 impl GameFilter {
+    /// Whether the filter keeps every game.
+    pub fn keeps_all(&self) -> bool {
+        *self == GameFilter::default()
+    }
+
     /// Whether a game passes the filter.
     pub fn accepts(&self, g: &Game<'_>) -> bool {
         if self.year_from.is_some() || self.year_to.is_some() {
@@ -65,43 +74,253 @@ impl GameFilter {
         }
         true
     }
+
+    /// The next moves of `board` (in any orientation; with `swap`, the colour-swapped
+    /// position's too, colours exchanged back), counting only the games the filter
+    /// accepts: from the index's precomputed statistics when it keeps every game.
+    pub fn next_moves<const N: usize>(
+        &self,
+        index: &Index<'_>,
+        board: &Board,
+        swap: bool,
+    ) -> Result<NextMoves<N>, SearchError> {
+        if self.keeps_all() {
+            index.next_moves(board, swap)
+        } else {
+            index.next_moves_where(board, swap, |g| self.accepts(g))
+        }
+    }
 }
 
-/// The matching games (one entry per game: its first occurrence), after offset and limit,
-/// and how many games match in all.
+/// One game of a list: where the position (or, `swapped`, its colour-exchanged twin)
+/// occurred first in it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Listed {
+    /// The occurrence: the game, the move number, the orientation.
+    pub occurrence: Occurrence,
+    /// Whether it is the colour-exchanged position that occurred.
+    pub swapped: bool,
+}
+
+/// A page of the matching games (one entry per game: its first occurrence), and how many
+/// games match in all.
 pub struct GameList {
     /// The page of games.
-    pub games: Vec<Occurrence>,
+    pub games: Vec<Listed>,
     /// Matching games in all.
     pub matching: usize,
 }
 
-/// Lists the games that reached `board` (in any orientation) and pass `filter`, one entry
-/// per game, the `page` of them.
-pub fn list(index: &Index<'_>, board: &Board, filter: &GameFilter, page: Page) -> GameList {
-    let mut out = GameList {
-        games: Vec::new(),
-        matching: 0,
-    };
-    let Some(found) = index.find(board) else {
-        return out;
-    };
-    let mut last_game = None;
-    for occ in index.occurrences(&found) {
-        if last_game == Some(occ.game) {
-            continue;
-        }
-        last_game = Some(occ.game);
-        let Some(g) = index.game(occ.game) else {
-            continue;
-        };
-        if !filter.accepts(&g) {
-            continue;
-        }
-        if out.matching >= page.offset && out.games.len() < page.limit {
-            out.games.push(occ);
-        }
-        out.matching += 1;
+/// Lists the games that reached `board` (in any orientation; with `swap`, those that
+/// reached the colour-exchanged position too) and pass `filter`, one entry per game, in
+/// the `sort` order, the `page` of them.
+pub fn list(
+    index: &Index<'_>,
+    board: &Board,
+    swap: bool,
+    filter: &GameFilter,
+    sort: Sort,
+    page: Page,
+) -> GameList {
+    let mut all = matching(index, board, swap, filter);
+    sort_games(index, &mut all, sort);
+    GameList {
+        matching: all.len(),
+        games: all.into_iter().skip(page.offset).take(page.limit).collect(),
     }
-    out
+}
+
+/// Every game that reached the position (see [`list`]), each once, in the index's order
+/// (newest first).
+fn matching(index: &Index<'_>, board: &Board, swap: bool, filter: &GameFilter) -> Vec<Listed> {
+    let mut list: Vec<Listed> = Vec::new();
+    let mut add = |b: &Board, swapped: bool| {
+        if let Some(found) = index.find(b) {
+            list.extend(index.occurrences(&found).map(|occurrence| Listed {
+                occurrence,
+                swapped,
+            }));
+        }
+    };
+    add(board, false);
+    if swap {
+        add(&swapped_board(board), true);
+    }
+    // Each game once, where the position occurs first in it (already in this order but for
+    // the colour-exchanged part, so the sort costs little).
+    list.sort_by_key(|l| (l.occurrence.game, l.occurrence.move_number, l.swapped));
+    list.dedup_by_key(|l| l.occurrence.game);
+    if !filter.keeps_all() {
+        list.retain(|l| {
+            index
+                .game(l.occurrence.game)
+                .is_some_and(|g| filter.accepts(&g))
+        });
+    }
+    list
+}
+
+/// Sorts a list (stably: equal keys keep the newest game first).
+fn sort_games(index: &Index<'_>, list: &mut [Listed], sort: Sort) {
+    if sort.key == SortKey::Newest {
+        if sort.descending {
+            list.reverse();
+        }
+        return;
+    }
+    let mut keyed: Vec<(Key, Listed)> = list
+        .iter()
+        .map(|l| (sort_key(index, l, sort.key), *l))
+        .collect();
+    keyed.sort_by(|a, b| {
+        let o = a.0.cmp(&b.0);
+        if sort.descending {
+            o.reverse()
+        } else {
+            o
+        }
+    });
+    for (slot, (_, l)) in list.iter_mut().zip(keyed) {
+        *slot = l;
+    }
+}
+
+/// A sort key: a number, or a text compared without case (empty texts and unknown dates
+/// last).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Key {
+    Number(u64),
+    Text(bool, String),
+}
+
+fn sort_key(index: &Index<'_>, l: &Listed, key: SortKey) -> Key {
+    let Some(g) = index.game(l.occurrence.game) else {
+        return Key::Number(u64::MAX);
+    };
+    let text = |s: &str| Key::Text(s.is_empty(), s.to_lowercase());
+    match key {
+        SortKey::Newest => Key::Number(g.id as u64),
+        SortKey::Date => Key::Number(if g.date_key == 0 {
+            u64::MAX
+        } else {
+            g.date_key as u64
+        }),
+        SortKey::Black => text(g.black),
+        SortKey::White => text(g.white),
+        SortKey::Result => text(&result_text(&g)),
+        SortKey::Event => text(g.event),
+        SortKey::Move => Key::Number(l.occurrence.move_number as u64),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use kifudex_core::notation::parse_moves;
+    use kifudex_core::Size;
+
+    fn board(moves: &str) -> Board {
+        let mut b = Board::new(Size::STANDARD);
+        let mut color = Color::Black;
+        for mv in parse_moves(moves, Size::STANDARD) {
+            b.play(color, mv.unwrap()).unwrap();
+            color = color.opponent();
+        }
+        b
+    }
+
+    fn ids(list: &GameList) -> Vec<u32> {
+        list.games.iter().map(|l| l.occurrence.game).collect()
+    }
+
+    /// With the colour swap, the list is the union of the two positions' lists, each game
+    /// once; filters, sorting and paging apply to the union.
+    #[test]
+    fn the_swapped_list_is_the_union_of_both_lists() {
+        let bytes = crate::sample::sample_index().unwrap();
+        let index = Index::open(&bytes).unwrap();
+        let all = Page::first(usize::MAX);
+        let every = GameFilter::default();
+        let mut checked = 0;
+        for moves in ["pd", "pd,dp", "pd,dc", "qd,dp", "pd,dd,pp", "qd,dd,pp"] {
+            let b = board(moves);
+            let plain = list(&index, &b, false, &every, Sort::default(), all);
+            let swapped = list(
+                &index,
+                &swapped_board(&b),
+                false,
+                &every,
+                Sort::default(),
+                all,
+            );
+            let both = list(&index, &b, true, &every, Sort::default(), all);
+            let union: BTreeSet<u32> = ids(&plain).into_iter().chain(ids(&swapped)).collect();
+            assert_eq!(
+                ids(&both),
+                union.iter().copied().collect::<Vec<_>>(),
+                "{moves}"
+            );
+            assert_eq!(both.matching, union.len());
+            for l in &both.games {
+                let in_plain = plain
+                    .games
+                    .iter()
+                    .find(|p| p.occurrence.game == l.occurrence.game);
+                let in_swapped = swapped
+                    .games
+                    .iter()
+                    .find(|p| p.occurrence.game == l.occurrence.game);
+                let first = match (in_plain, in_swapped) {
+                    (Some(p), Some(s)) if s.occurrence.move_number < p.occurrence.move_number => {
+                        (s.occurrence, true)
+                    }
+                    (Some(p), _) => (p.occurrence, false),
+                    (None, Some(s)) => (s.occurrence, true),
+                    (None, None) => unreachable!(),
+                };
+                assert_eq!((l.occurrence, l.swapped), first, "{moves}");
+            }
+            checked += both.matching - plain.matching;
+            // Filters and pages apply to the union.
+            let even = GameFilter {
+                handicap: Some(0),
+                ..GameFilter::default()
+            };
+            let kept: Vec<u32> = ids(&both)
+                .into_iter()
+                .filter(|&id| even.accepts(&index.game(id).unwrap()))
+                .collect();
+            let page = list(
+                &index,
+                &b,
+                true,
+                &even,
+                Sort::default(),
+                Page {
+                    limit: 3,
+                    offset: 1,
+                },
+            );
+            assert_eq!(page.matching, kept.len());
+            assert_eq!(
+                ids(&page),
+                kept.iter().skip(1).take(3).copied().collect::<Vec<_>>()
+            );
+            let oldest = list(
+                &index,
+                &b,
+                true,
+                &even,
+                Sort::parse("-newest").unwrap(),
+                all,
+            );
+            assert_eq!(ids(&oldest), kept.iter().rev().copied().collect::<Vec<_>>());
+        }
+        assert!(
+            checked > 0,
+            "no game reached only the colour-swapped positions"
+        );
+    }
 }

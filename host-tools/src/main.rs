@@ -446,7 +446,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             print_answer(if a.json {
                 api::games(&index, &q).map(|v| v.to_string())
             } else {
-                api::games_text(&index, &q).map(|t| t.trim_end().to_owned())
+                api::game_list(&index, &q).map(|l| text::games(&index, &l).trim_end().to_owned())
             })
         }
         Command::Game { index, id, sgf } => {

@@ -13,6 +13,8 @@ use kifudex_core::search::{NextMoves, SearchError};
 use kifudex_core::stored::StoredGame;
 use kifudex_core::{Color, Event, Move, Replay, Size};
 
+use kifudex_web::Sort;
+
 use crate::games::{self, GameFilter, GameList, Page};
 
 /// Moves a play board can hold (its undo history).
@@ -244,18 +246,22 @@ impl<'i> Session<'i> {
     /// The next moves of `board`, counting only the occurrences from games the filter
     /// accepts, with the colour-swapped position's if the swap is on.
     pub fn next_moves_of(&self, board: &Board) -> Result<NextMoves, SessionError> {
-        let result = if self.filter == GameFilter::default() {
-            self.index.next_moves(board, self.swap)
-        } else {
-            self.index
-                .next_moves_where(board, self.swap, |g| self.filter.accepts(g))
-        };
-        result.map_err(SessionError::Search)
+        self.filter
+            .next_moves(self.index, board, self.swap)
+            .map_err(SessionError::Search)
     }
 
-    /// The games that reached the play board's position and pass the filter.
+    /// The games that reached the play board's position (and, with the swap on, the
+    /// colour-swapped position) and pass the filter, newest first.
     pub fn games(&self, page: Page) -> GameList {
-        games::list(self.index, self.board(), &self.filter, page)
+        games::list(
+            self.index,
+            self.board(),
+            self.swap,
+            &self.filter,
+            Sort::default(),
+            page,
+        )
     }
 
     /// Opens game `id` at its position after `at` moves.

@@ -61,7 +61,7 @@ const HELP: &[(&str, &str)] = &[
     ("next [n] | prev [n]", "step the replayed game"),
     (
         "swap on|off",
-        "also count the colour-swapped position, colours exchanged",
+        "also count the colour-swapped position (colours exchanged) and list its games",
     ),
     (
         "pattern <rows> [L,T,R,B] [fixed]",

@@ -1,7 +1,7 @@
 //! JSON for programs (`--json`, the web board's API): the objects `docs/JSON.md` describes.
 
 use kifudex_core::board::Board;
-use kifudex_core::index::{Game, Index, Occurrence};
+use kifudex_core::index::Index;
 use kifudex_core::notation::Sgf;
 use kifudex_core::search::NextMoves;
 use serde_json::{json, Value};
@@ -46,26 +46,25 @@ pub fn games(index: &Index<'_>, list: &GameList) -> Value {
     let games: Vec<Value> = list
         .games
         .iter()
-        .filter_map(|o| Some(game_entry(&index.game(o.game)?, o)))
+        .filter_map(|l| {
+            let g = index.game(l.occurrence.game)?;
+            let o = &l.occurrence;
+            Some(json!({
+                "id": g.id,
+                "black": g.black, "black_rank": g.black_rank,
+                "white": g.white, "white_rank": g.white_rank,
+                "date": g.date, "event": g.event, "round": g.round, "place": g.place,
+                "result": result_text(&g),
+                "winner": g.winner.map(color_letter),
+                "handicap": g.handicap,
+                "komi": g.komi.map(|k| k as f64 / 100.0),
+                "move_number": o.move_number + 1,
+                "orientation": o.orientation.index(),
+                "moves": g.move_count,
+                "file": g.path, "member": g.member, "tree": g.tree,
+                "colors_swapped": l.swapped,
+            }))
+        })
         .collect();
     json!({ "matching": list.matching, "games": games })
-}
-
-/// One listed game: its information and where the position occurred in it
-/// (`move_number`: the next move's number, 1-based).
-pub fn game_entry(g: &Game<'_>, o: &Occurrence) -> Value {
-    json!({
-        "id": g.id,
-        "black": g.black, "black_rank": g.black_rank,
-        "white": g.white, "white_rank": g.white_rank,
-        "date": g.date, "event": g.event, "round": g.round, "place": g.place,
-        "result": result_text(g),
-        "winner": g.winner.map(color_letter),
-        "handicap": g.handicap,
-        "komi": g.komi.map(|k| k as f64 / 100.0),
-        "move_number": o.move_number + 1,
-        "orientation": o.orientation.index(),
-        "moves": g.move_count,
-        "file": g.path, "member": g.member, "tree": g.tree,
-    })
 }

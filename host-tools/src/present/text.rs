@@ -111,17 +111,19 @@ pub fn table<const N: usize>(next: &NextMoves<N>, marks: usize, limit: usize) ->
 }
 
 /// A game list as a text table: one line per game (id, date, players, result, the move
-/// number where the position came, event).
+/// number where the position came, event; "colours swapped" when the colour-exchanged
+/// position came).
 pub fn games(index: &Index<'_>, list: &GameList) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "{} games", list.matching);
-    for o in &list.games {
+    for l in &list.games {
+        let o = &l.occurrence;
         let Some(g) = index.game(o.game) else {
             continue;
         };
         let _ = writeln!(
             s,
-            "{:>6}  {:<10}  {} {} - {} {}  {}  move {}  {}",
+            "{:>6}  {:<10}  {} {} - {} {}  {}  move {}{}  {}",
             g.id,
             g.date,
             g.black,
@@ -130,6 +132,7 @@ pub fn games(index: &Index<'_>, list: &GameList) -> String {
             g.white_rank,
             result_text(&g),
             o.move_number + 1,
+            if l.swapped { " (colours swapped)" } else { "" },
             g.event
         );
     }
