@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use kifudex::api::{self, IndexBackend};
 use kifudex::build::{self, BuildOptions, Profile};
 use kifudex::predict::TrainOptions;
-use kifudex::present::{json, text};
+use kifudex::present::text;
 use kifudex::{open_index_file, print_stdout};
 use kifudex_core::index::Index;
 use kifudex_web::{Filter, GamesRequest, Position, SearchRequest, Side, Sort};
