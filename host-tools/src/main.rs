@@ -7,6 +7,8 @@ use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use kifudex::api::{self, IndexBackend};
 use kifudex::build::{self, BuildOptions, Profile};
+use kifudex::games::{GameFilter, Page};
+use kifudex::pattern::{self, PatternData, PatternRequest};
 use kifudex::predict::TrainOptions;
 use kifudex::present::text;
 use kifudex::{open_index_file, print_stdout};
@@ -27,8 +29,11 @@ enum Command {
     Build(BuildArgs),
     /// Next moves for a position, found in any orientation.
     Search(SearchArgs),
-    /// The games that reached a position, newest first.
+    /// The games that reached a position (or hold a pattern), newest first.
     Games(GamesArgs),
+    /// Wildcard pattern search: where a local shape appeared (any orientation, colours
+    /// exchanged too) and what was played next in its region.
+    Pattern(PatternArgs),
     /// bGo's interactive shell: play moves, search, filter by year, list and replay games.
     Shell {
         /// The index file (default: the bundled sample of 286 professional games, indexed
@@ -322,6 +327,73 @@ struct GamesArgs {
     /// Print JSON.
     #[arg(long)]
     json: bool,
+    /// Instead of a position: the games holding this pattern (`ROWS`, as `kifudex pattern`).
+    #[arg(long)]
+    pattern: Option<String>,
+    /// With `--pattern`: the allowed placements L,T,R,B.
+    #[arg(long, requires = "pattern")]
+    area: Option<String>,
+    /// With `--pattern`: colours only as given.
+    #[arg(long, requires = "pattern")]
+    fixed_color: bool,
+}
+
+#[derive(Args, Debug)]
+struct PatternArgs {
+    /// The index file (default: the bundled sample, indexed in memory).
+    #[arg(long)]
+    index: Option<PathBuf>,
+    /// The pattern's rows, top to bottom, separated by `/`, all of one width (1 to 19
+    /// cells, 1 to 19 rows): `.` empty, `X` black, `O` white, `x` black or empty, `o` white
+    /// or empty, `*` anything.
+    #[arg(long, required_unless_present = "sgf", conflicts_with = "sgf")]
+    pattern: Option<String>,
+    /// Allowed placements of the pattern's top-left cell: columns L..=R, rows T..=B
+    /// (0-based; default: everywhere on the board).
+    #[arg(long)]
+    area: Option<String>,
+    /// Search the colours only as given (no colour exchange).
+    #[arg(long)]
+    fixed_color: bool,
+    /// Cut the pattern from a position of this game record (with `--region`).
+    #[arg(long, requires = "region")]
+    sgf: Option<PathBuf>,
+    /// With `--sgf`: the position after this many moves (default: the end).
+    #[arg(long = "move", requires = "sgf")]
+    move_number: Option<u32>,
+    /// With `--sgf`: the rectangle L,T,R,B of board points to cut (0-based, inclusive).
+    #[arg(long, requires = "sgf")]
+    region: Option<String>,
+    #[command(flatten)]
+    filter: FilterArgs,
+    /// With `--hits`: at most this many hits.
+    #[arg(long, default_value_t = 100)]
+    limit: usize,
+    /// With `--hits`: skip this many hits first.
+    #[arg(long, default_value_t = 0)]
+    offset: usize,
+    /// Print the JSON object of docs/JSON.md.
+    #[arg(long)]
+    json: bool,
+    /// List the hits (game, position, region, continuation, game information), from
+    /// `--offset`, at most `--limit`.
+    #[arg(long)]
+    hits: bool,
+    /// Also count hits and continuations by year (the date profile).
+    #[arg(long)]
+    by_year: bool,
+    /// Letters drawn on the pattern.
+    #[arg(long, default_value_t = 12)]
+    marks: usize,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Print the time of each step on standard error.
+    #[arg(long)]
+    timings: bool,
+    /// With `--timings`: search this many times and report the median.
+    #[arg(long, default_value_t = 1)]
+    repeat: usize,
 }
 
 fn parse_sort(s: &str) -> Result<Sort, String> {
@@ -435,6 +507,35 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Games(a) => {
             let (bytes, label) = load_index(a.position.index.as_deref())?;
             let index = open(&bytes, &label)?;
+            if let Some(rows) = &a.pattern {
+                let req = match PatternRequest::parse(rows, a.area.as_deref(), a.fixed_color) {
+                    Ok(r) => PatternRequest {
+                        filter: GameFilter::from(&a.filter.filter()),
+                        ..r
+                    },
+                    Err(e) => return Ok(usage_error(e)),
+                };
+                let data = PatternData::compute(&index);
+                let pidx = data.open(&index)?;
+                let page = Page {
+                    limit: a.limit,
+                    offset: a.offset,
+                };
+                if a.json {
+                    let v = pattern::games_json(&index, &pidx, &req, page);
+                    print_stdout(&format!("{v}\n"))?;
+                } else {
+                    let (list, matching) = pattern::search::games_with_hits(
+                        &index,
+                        &pidx,
+                        &req,
+                        page.offset,
+                        page.limit,
+                    );
+                    print_stdout(&pattern::text::games(&index, &list, matching))?;
+                }
+                return Ok(ExitCode::SUCCESS);
+            }
             let q = GamesRequest {
                 position: a.position.position(),
                 swap: a.swap,
@@ -480,6 +581,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             server.wait_for_ctrl_c()?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Pattern(a) => pattern_command(a),
         Command::Shell { index } => {
             let (bytes, label) = load_index(index.as_deref())?;
             let index = open(&bytes, &label)?;
@@ -542,4 +644,134 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// Prints a usage error and gives exit status 2.
+fn usage_error(e: anyhow::Error) -> ExitCode {
+    eprintln!("kifudex: {e:#}");
+    ExitCode::from(2)
+}
+
+fn pattern_command(a: PatternArgs) -> Result<ExitCode> {
+    use std::time::{Duration, Instant};
+    if let Some(t) = a.threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build_global()
+            .ok();
+    }
+    let req = match (&a.pattern, &a.sgf, &a.region) {
+        (Some(rows), _, _) => PatternRequest::parse(rows, a.area.as_deref(), a.fixed_color),
+        (None, Some(sgf), Some(region)) => pattern::parse_region(region)
+            .and_then(|r| pattern::pattern_from_sgf(sgf, a.move_number, r))
+            .and_then(|p| PatternRequest::parse(&p.to_string(), a.area.as_deref(), a.fixed_color)),
+        _ => Err(anyhow::anyhow!(
+            "give --pattern ROWS, or --sgf FILE --region L,T,R,B"
+        )),
+    };
+    let req = match req {
+        Ok(r) => PatternRequest {
+            filter: GameFilter::from(&a.filter.filter()),
+            by_year: a.by_year,
+            ..r
+        },
+        Err(e) => return Ok(usage_error(e)),
+    };
+    let t0 = Instant::now();
+    let (bytes, label) = load_index(a.index.as_deref())?;
+    let index = open(&bytes, &label)?;
+    let t_open = t0.elapsed();
+    let t1 = Instant::now();
+    let data = PatternData::compute(&index);
+    let pidx = data.open(&index)?;
+    let t_data = t1.elapsed();
+    let q = req.query();
+    let mut times: Vec<Duration> = Vec::new();
+    let mut report = None;
+    let cpu0 = cpu_time();
+    for _ in 0..a.repeat.max(1) {
+        let t = Instant::now();
+        report = Some(pattern::search(&index, &pidx, &req));
+        times.push(t.elapsed());
+    }
+    let cpu = cpu0.zip(cpu_time()).map(|(a, b)| b.saturating_sub(a));
+    let report = report.context("no search")?;
+    let out = if a.hits {
+        let list = pattern::search::hits_page(
+            &index,
+            &pidx,
+            &req,
+            Page {
+                limit: a.limit,
+                offset: a.offset,
+            },
+        );
+        if a.json {
+            format!("{}\n", pattern::json::hits(&index, &q, &report, &list))
+        } else {
+            let mut s = format!("{} hits in {} games\n", report.hits, report.games);
+            for (g, h) in &list {
+                s += &pattern::text::hit(&index, &q, *g, h);
+                s.push('\n');
+            }
+            s
+        }
+    } else if a.json {
+        format!("{}\n", pattern::json::report(&q, &report))
+    } else {
+        let mut s = pattern::text::report(&q, &report, a.marks, 40);
+        if a.by_year {
+            s += &pattern::text::years(&q, &report, 6);
+        }
+        s
+    };
+    print_stdout(&out)?;
+    if a.timings {
+        times.sort();
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        let games = index.game_count().max(1) as f64;
+        eprintln!("open index:    {:9.3} ms", ms(t_open));
+        let h = &data.header;
+        eprintln!(
+            "pattern data:  {:9.3} ms  ({} bytes, {:.1} bytes/game: blocks {}, corner logs {}, \
+             removals {} ({} stones) and their starts {}; {} threads)",
+            ms(t_data),
+            data.len(),
+            data.len() as f64 / games,
+            h.blocks.len,
+            h.corners.len,
+            h.removals.len,
+            h.removals.count,
+            h.removal_starts.len,
+            rayon::current_num_threads()
+        );
+        eprintln!(
+            "search:        {:9.3} ms  median of {} (min {:.3}, max {:.3}), {} variants",
+            ms(times[times.len() / 2]),
+            times.len(),
+            ms(times[0]),
+            ms(times[times.len() - 1]),
+            q.variants().len()
+        );
+        if let Some(cpu) = cpu {
+            eprintln!(
+                "search CPU:    {:9.3} ms  per search, all threads (the mean of {})",
+                ms(cpu) / times.len() as f64,
+                times.len()
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The CPU time of every thread of this process so far (Linux: the run times of
+/// `/proc/self/task/*/schedstat`, in nanoseconds; `None` elsewhere). Less sensitive to a
+/// busy machine than the wall clock: the time others run is not counted.
+fn cpu_time() -> Option<std::time::Duration> {
+    let mut ns = 0u64;
+    for task in std::fs::read_dir("/proc/self/task").ok()? {
+        let stat = std::fs::read_to_string(task.ok()?.path().join("schedstat")).ok()?;
+        ns += stat.split_whitespace().next()?.parse::<u64>().ok()?;
+    }
+    Some(std::time::Duration::from_nanos(ns))
 }
