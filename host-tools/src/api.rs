@@ -16,14 +16,20 @@ use kifudex_core::notation::{parse_moves, NotationError, Sgf};
 use kifudex_core::search::NextMoves;
 use kifudex_core::{Color, Move, MoveError, Point, PointSet, Rules, Size, Stone};
 use kifudex_web::{
-    ApiError, Filter, GamesRequest, Position, SearchRequest, Side, Sort, YearsRequest,
+    ApiError, Filter, GamesRequest, PatternGamesRequest, PatternSearch, Position, SearchRequest,
+    Side, Sort, YearsRequest,
 };
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use crate::games::{self, GameFilter, GameList, Page};
+use crate::pattern::{self, PatternData, PatternRequest};
 use crate::present::{self, color_letter};
 use crate::sgf::{self, parse_year, Event, GameInfo, GameResult};
+use kifudex_core::book::Book;
+use kifudex_core::pattern::PatternIndex;
+use kifudex_core::predict::{best, Analysis, History, Predictor};
+use std::sync::OnceLock;
 
 /// One move played on a query position, with the stones it removed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -664,10 +670,77 @@ pub fn to_text(v: &impl Serialize) -> String {
     serde_json::to_string(v).unwrap_or_default()
 }
 
+/// `/api/predict`: the predictor's guesses for the side to move, best first, as the hint
+/// handler ranks them for a `guess` reply (`kifudex_core::predict::best` over the position,
+/// its last two moves and its symmetry): `{"to_move": "B", "predicted": [{"move": "pd",
+/// "score": 1234}, ...]}` (`score`: the model's log-strength).
+pub fn predict(predictor: &Predictor<'_>, q: &Position) -> Result<Value, ApiError> {
+    let played = set_up(q)?;
+    let n = played.moves.len();
+    let history = History {
+        last: n.checked_sub(1).map(|i| played.moves[i].mv),
+        before: n.checked_sub(2).map(|i| played.moves[i].mv),
+    };
+    let analysis = Analysis::new(&played.board, played.to_move, history);
+    let guesses = best(&analysis, predictor, played.board.symmetries());
+    let predicted: Vec<Value> = guesses
+        .iter()
+        .map(|g| json!({"move": Sgf(Move::Play(g.point)).to_string(), "score": g.score}))
+        .collect();
+    Ok(json!({"to_move": color_letter(played.to_move), "predicted": predicted}))
+}
+
+/// A web pattern query as the library's request: `pattern=`, `area=` and `fixed_color=`
+/// read by [`PatternRequest::parse`] (as `kifudex pattern` reads `--pattern`, `--area` and
+/// `--fixed-color`), the filters by [`GameFilter::from`].
+pub fn pattern_request(q: &PatternSearch) -> Result<PatternRequest, ApiError> {
+    let req = PatternRequest::parse(&q.pattern, q.area.as_deref(), q.fixed_color)
+        .map_err(|e| ApiError::bad_request(format!("{e:#}")))?;
+    Ok(PatternRequest {
+        filter: GameFilter::from(&q.filter),
+        by_year: q.by_year,
+        ..req
+    })
+}
+
+/// `/api/pattern`: the object `kifudex pattern --json` prints for the same query
+/// ([`pattern::pattern_json`]).
+pub fn pattern_search(
+    index: &Index<'_>,
+    data: &PatternIndex<'_>,
+    q: &PatternSearch,
+) -> Result<Value, ApiError> {
+    Ok(pattern::pattern_json(index, data, &pattern_request(q)?))
+}
+
+/// `/api/pattern/games`: the object `kifudex games --pattern --json` prints for the same
+/// query ([`pattern::games_json`]).
+pub fn pattern_games(
+    index: &Index<'_>,
+    data: &PatternIndex<'_>,
+    q: &PatternGamesRequest,
+) -> Result<Value, ApiError> {
+    let page = Page {
+        limit: q.limit,
+        offset: q.offset,
+    };
+    Ok(pattern::games_json(
+        index,
+        data,
+        &pattern_request(&q.search)?,
+        page,
+    ))
+}
+
 /// The [`kifudex_web::Backend`] of an index.
 pub struct IndexBackend {
     index: Index<'static>,
     label: String,
+    /// The pattern-search data, computed on first use (or by [`IndexBackend::patterns`]
+    /// ahead of it) and kept for the life of the process.
+    patterns: OnceLock<Result<PatternIndex<'static>, String>>,
+    /// The move predictor of a book (`kifudex serve --book`), if one was given.
+    predictor: Option<&'static Predictor<'static>>,
 }
 
 impl IndexBackend {
@@ -678,7 +751,44 @@ impl IndexBackend {
         let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
         let index =
             Index::open(bytes).map_err(|e| anyhow::anyhow!("{label}: not a valid index: {e}"))?;
-        Ok(IndexBackend { index, label })
+        Ok(IndexBackend {
+            index,
+            label,
+            patterns: OnceLock::new(),
+            predictor: None,
+        })
+    }
+
+    /// Adds the move predictor of a book built with `--profile mcu --predictor` (read and
+    /// validated as `kifudex hints` reads it; kept for the life of the process).
+    pub fn with_predictor(mut self, book: Vec<u8>, label: &str) -> anyhow::Result<IndexBackend> {
+        let bytes: &'static [u8] = Box::leak(book.into_boxed_slice());
+        let book: &'static Book<'static> = Box::leak(Box::new(
+            Book::open(bytes).map_err(|e| anyhow::anyhow!("{label}: not a valid book: {e}"))?,
+        ));
+        let predictor = book.predictor().ok_or_else(|| {
+            anyhow::anyhow!("{label}: the book has no predictor (build it with --predictor)")
+        })?;
+        self.predictor = Some(predictor);
+        Ok(self)
+    }
+
+    /// The pattern-search data of the index ([`PatternData::compute`]: one replay of every
+    /// game), computed once; the data is leaked on purpose, as the index's bytes are.
+    pub fn patterns(&self) -> Result<&PatternIndex<'static>, ApiError> {
+        self.patterns
+            .get_or_init(|| {
+                let data: &'static PatternData =
+                    Box::leak(Box::new(PatternData::compute(&self.index)));
+                data.open(&self.index).map_err(|e| format!("{e:#}"))
+            })
+            .as_ref()
+            .map_err(|e| {
+                ApiError::new(
+                    kifudex_web::ErrorKind::Internal,
+                    format!("pattern search is not available: {e}"),
+                )
+            })
     }
 
     /// The index.
@@ -713,6 +823,23 @@ impl kifudex_web::Backend for IndexBackend {
     }
     fn game_sgf(&self, id: u32) -> Result<String, ApiError> {
         game_sgf(&self.index, id)
+    }
+    fn pattern(&self, q: &PatternSearch) -> Result<String, ApiError> {
+        // The query is checked before the data is computed.
+        pattern_request(q)?;
+        pattern_search(&self.index, self.patterns()?, q).map(|v| v.to_string())
+    }
+    fn pattern_games(&self, q: &PatternGamesRequest) -> Result<String, ApiError> {
+        pattern_request(&q.search)?;
+        pattern_games(&self.index, self.patterns()?, q).map(|v| v.to_string())
+    }
+    fn predict(&self, q: &Position) -> Result<String, ApiError> {
+        let predictor = self.predictor.ok_or_else(|| {
+            ApiError::not_found(
+                "no move predictor (kifudex serve --book BOOK, a book built with --predictor)",
+            )
+        })?;
+        predict(predictor, q).map(|v| v.to_string())
     }
     fn sgf(&self, text: &str) -> Result<String, ApiError> {
         read_sgf(text).map(|r| to_text(&r))

@@ -77,6 +77,10 @@ enum Command {
         /// other machines.
         #[arg(long, default_value = "127.0.0.1:8080")]
         addr: std::net::SocketAddr,
+        /// A book built with `--profile mcu --predictor`: its move predictor shows its
+        /// guesses where the index has no next move.
+        #[arg(long)]
+        book: Option<PathBuf>,
     },
     /// What an index holds.
     Info {
@@ -559,21 +563,28 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 api::game(&index, id).map(|r| api::to_text(&r))
             })
         }
-        Command::Serve { index, addr } => {
+        Command::Serve { index, addr, book } => {
             let (bytes, label) = load_index(index.as_deref())?;
-            let backend = IndexBackend::new(bytes, label.clone())?;
+            let mut backend = IndexBackend::new(bytes, label.clone())?;
+            if let Some(book) = book {
+                let bytes = open_index_file(&book)?;
+                backend = backend.with_predictor(bytes, &book.display().to_string())?;
+            }
             let games = backend.index().game_count();
             if !kifudex_web::is_loopback(&addr) {
                 eprintln!(
                     "kifudex: warning: listening on {addr}, not on loopback: other machines can reach the board"
                 );
             }
-            let server = kifudex_web::RunningServer::start(
-                addr,
-                std::sync::Arc::new(backend),
-                kifudex_web::Limits::default(),
-            )
-            .with_context(|| format!("cannot listen on {addr}"))?;
+            let backend = std::sync::Arc::new(backend);
+            // The pattern-search data, computed while the first pages load.
+            let warm = backend.clone();
+            std::thread::spawn(move || {
+                let _ = warm.patterns();
+            });
+            let server =
+                kifudex_web::RunningServer::start(addr, backend, kifudex_web::Limits::default())
+                    .with_context(|| format!("cannot listen on {addr}"))?;
             eprintln!(
                 "kifudex: serving {label} ({games} games) at http://{}/ (Ctrl-C stops)",
                 server.addr()

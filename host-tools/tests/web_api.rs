@@ -1080,3 +1080,194 @@ fn the_page_its_files_and_pasted_records() {
     assert_eq!(v["moves"][0]["color"], "W");
     assert!(v["id"].is_null());
 }
+
+/// `/api/pattern` and `/api/pattern/games` equal `kifudex pattern --json` and `kifudex
+/// games --pattern --json` for the same query (corner, side and anywhere patterns,
+/// wildcards, fixed colours, filters, the date profile, pages); a bad pattern is a 400 that
+/// names it.
+#[test]
+fn pattern_answers_equal_the_command_line() {
+    let srv = server();
+    let addr = srv.addr();
+    let enc = |s: &str| s.replace('/', "%2F");
+    let mut compared = 0;
+    let mut hits = 0;
+    for (rows, area) in [
+        (
+            ".......|.......|...X...|..X....|..O....|.......|.......",
+            Some("0,0,0,0"),
+        ),
+        ("....|....|..X*|..*O", Some("0,0,0,0")),
+        (".....|.....|X.O.X|.....|.....", Some("0,0,14,0")),
+        ("XX.|X..|...", None),
+        ("xo*|.X.|*O.", None),
+        ("X", None),
+        ("...|.X.|...", Some("2,2,2,2")),
+    ] {
+        let rows = rows.replace('|', "/");
+        let mut base = format!("pattern={}", enc(&rows));
+        let mut args = vec!["--pattern".to_owned(), rows.clone()];
+        if let Some(a) = area {
+            base += &format!("&area={a}");
+            args.extend(["--area".to_owned(), a.to_owned()]);
+        }
+        for (params, flags) in [
+            ("", vec![]),
+            ("&fixed_color=1", vec!["--fixed-color"]),
+            ("&by_year=1", vec!["--by-year"]),
+            (
+                "&year_from=2000&winner=B",
+                vec!["--year-from", "2000", "--winner", "B"],
+            ),
+        ] {
+            let api = get_json(addr, &format!("/api/pattern?{base}{params}"));
+            let mut a: Vec<&str> = vec!["pattern"];
+            a.extend(args.iter().map(|s| s.as_str()));
+            a.extend(&flags);
+            a.push("--json");
+            assert_eq!(api, cli_json(&a), "pattern {base}{params}");
+            hits += api["hits"].as_u64().unwrap();
+            compared += 1;
+        }
+        for (params, flags) in [
+            ("", vec![]),
+            ("&limit=3&offset=2", vec!["--limit", "3", "--offset", "2"]),
+        ] {
+            let api = get_json(addr, &format!("/api/pattern/games?{base}{params}"));
+            let mut a: Vec<&str> = vec!["games"];
+            a.extend(args.iter().map(|s| s.as_str()));
+            a.extend(&flags);
+            a.push("--json");
+            assert_eq!(api, cli_json(&a), "games {base}{params}");
+            compared += 1;
+        }
+    }
+    assert!(compared >= 40 && hits > 1000, "{compared} {hits}");
+    for (target, word) in [
+        ("/api/pattern", "pattern"),
+        ("/api/pattern?pattern=XQ", "pattern"),
+        ("/api/pattern?pattern=XX%2FX", "pattern"),
+        ("/api/pattern?pattern=X&area=1,2", "area"),
+        ("/api/pattern?pattern=X&fixed_color=2", "fixed_color"),
+        ("/api/pattern/games?pattern=X&limit=5000", "limit"),
+    ] {
+        let r = get(addr, target);
+        assert_eq!(r.status, 400, "{target}");
+        let e = r.json()["error"].as_str().unwrap().to_owned();
+        assert!(e.contains(word), "{target}: {e}");
+    }
+}
+
+/// `/api/predict` gives the guesses `kifudex hints` answers with (`guess <hash>
+/// <move>:<color> ...`) from the same book, for real positions the book holds no next move
+/// for; without a book it is a 404.
+#[test]
+fn predictions_are_the_hint_protocols_guesses() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("predictor.kdb");
+    let out = kifudex(&[
+        "build",
+        &corpus("bgo_testsgf").display().to_string(),
+        "-o",
+        &book.display().to_string(),
+        "--profile",
+        "mcu",
+        "--predictor",
+        "--quiet",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&fixture().index).unwrap();
+    let backend = IndexBackend::new(bytes, "web.kdx".into())
+        .unwrap()
+        .with_predictor(std::fs::read(&book).unwrap(), "predictor.kdb")
+        .unwrap();
+    let srv = RunningServer::start(
+        "127.0.0.1:0".parse().unwrap(),
+        Arc::new(backend),
+        Limits::default(),
+    )
+    .unwrap();
+    // Move lists of real games the book was not built from (no setup, Black first, colours
+    // alternating), cut at a few move numbers.
+    let mut lists: Vec<String> = Vec::new();
+    for r in fixture()
+        .records
+        .iter()
+        .filter(|r| r.size == Size::STANDARD && !r.source.path.contains("bgo_testsgf"))
+    {
+        let mut moves: Vec<String> = Vec::new();
+        let mut next = Color::Black;
+        for ev in &r.events {
+            match *ev {
+                Event::Play { color, mv } if color == next => {
+                    moves.push(match mv {
+                        Move::Pass => "pass".into(),
+                        Move::Play(p) => {
+                            format!("{}{}", (b'a' + p.x) as char, (b'a' + p.y) as char)
+                        }
+                    });
+                    next = next.opponent();
+                }
+                _ => break,
+            }
+        }
+        for n in [20, 45, 90] {
+            if moves.len() > n {
+                lists.push(moves[..n].join(","));
+            }
+        }
+        if lists.len() >= 120 {
+            break;
+        }
+    }
+    let mut requests: String = lists.iter().map(|m| format!("moves {m}\n")).collect();
+    requests.push_str("quit\n");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kifudex"))
+        .args(["hints", "--index", &book.display().to_string()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(requests.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let replies = String::from_utf8(out.stdout).unwrap();
+    let mut compared = 0;
+    for (moves, reply) in lists.iter().zip(replies.lines()) {
+        let api = get_json(srv.addr(), &format!("/api/predict?moves={moves}"));
+        let Some(rest) = reply.strip_prefix("guess ") else {
+            continue;
+        };
+        let guesses: Vec<&str> = rest.split(' ').skip(1).collect();
+        let predicted = api["predicted"].as_array().unwrap();
+        assert!(!guesses.is_empty());
+        let to_move = api["to_move"].as_str().unwrap();
+        let want: Vec<String> = guesses.iter().map(|g| g.to_string()).collect();
+        let got: Vec<String> = predicted
+            .iter()
+            .take(guesses.len())
+            .map(|p| format!("{}:{to_move}", p["move"].as_str().unwrap()))
+            .collect();
+        assert_eq!(got, want, "{moves}");
+        compared += 1;
+    }
+    assert!(
+        compared > 50,
+        "{compared} positions compared of {} (replies: {:?})",
+        lists.len(),
+        replies.lines().take(3).collect::<Vec<_>>()
+    );
+    // Without a book: a 404 that says so.
+    let plain = server();
+    let r = get(plain.addr(), "/api/predict?moves=pd");
+    assert_eq!(r.status, 404);
+    assert!(r.json()["error"].as_str().unwrap().contains("predictor"));
+}

@@ -8,7 +8,11 @@
 //! - clicking a game opens it on the replay board at the move where the position occurred;
 //!   the arrow keys step it; "Search this position" puts it on the search board;
 //! - setup mode places stones; a pasted SGF opens on the replay board and its position at
-//!   a move is searched; a narrow window stacks the columns.
+//!   a move is searched; a narrow window stacks the columns;
+//! - pattern mode: a rectangle dragged in a corner searches its pattern: the continuations
+//!   (letters inside the rectangle, the table) are `/api/pattern`'s, the game list is
+//!   `/api/pattern/games`'; a cell set to a wildcard searches again; a game opens at its
+//!   first hit.
 //!
 //! chromium and chromedriver must be installed (`scripts/setup.sh` does it): without them
 //! the test fails, it does not skip. `KIFUDEX_SCREENSHOTS=DIR` keeps the screenshots
@@ -22,6 +26,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
 use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
 use kifudex::api::IndexBackend;
@@ -251,6 +256,105 @@ async fn check_results(c: &Client, moves: &str) {
     assert_eq!(ids, Value::Array(want), "{moves}");
 }
 
+/// Drags the pointer on the search board from one point to another.
+async fn drag(c: &Client, from: &str, to: &str) {
+    let at = |p: &str| format!("#search-board rect[data-point=\"{p}\"]");
+    let a = c.find(Locator::Css(&at(from))).await.unwrap();
+    let b = c.find(Locator::Css(&at(to))).await.unwrap();
+    let mouse = MouseActions::new("mouse".into())
+        .then(PointerAction::MoveToElement {
+            element: a,
+            duration: None,
+            x: 0.0,
+            y: 0.0,
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::MoveToElement {
+            element: b,
+            duration: Some(Duration::from_millis(150)),
+            x: 0.0,
+            y: 0.0,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    c.perform_actions(mouse).await.unwrap();
+}
+
+/// Checks pattern mode's table, letters and game list against the API for `rows` searched
+/// with `area`, drawn with its top-left cell at `origin`; returns the continuations' count.
+async fn check_pattern(c: &Client, rows: &str, area: &str, origin: (u8, u8)) -> usize {
+    let q = format!("pattern={}&area={area}", rows.replace('/', "%2F"));
+    let found = api(c, &format!("/api/pattern?{q}")).await;
+    let games = api(c, &format!("/api/pattern/games?{q}&limit=25")).await;
+    let conts = found["continuations"].as_array().unwrap();
+    let on_board = |cell: &str| {
+        let b = cell.as_bytes();
+        let p = [
+            b'a' + origin.0 + (b[0] - b'a'),
+            b'a' + origin.1 + (b[1] - b'a'),
+        ];
+        String::from_utf8(p.to_vec()).unwrap()
+    };
+    let got = js(
+        c,
+        "[...document.querySelectorAll('#next-table tbody tr.pattern-row')].map(tr => [tr.dataset.move, tr.cells[2].textContent])",
+    )
+    .await;
+    let got = got.as_array().unwrap();
+    assert_eq!(got.len(), conts.len().min(10), "{q}");
+    for (row, cont) in got.iter().zip(conts) {
+        assert_eq!(
+            row[0],
+            json!(on_board(cont["move"].as_str().unwrap())),
+            "{q}"
+        );
+        let n: u64 = row[1]
+            .as_str()
+            .unwrap()
+            .replace([',', '.', ' '], "")
+            .parse()
+            .unwrap();
+        assert_eq!(n, cont["count"].as_u64().unwrap(), "{q}");
+    }
+    // The letters lie inside the rectangle.
+    let letters = js(
+        c,
+        "[...document.querySelectorAll('#search-board .letter')].map(g => g.dataset.move)",
+    )
+    .await;
+    let (w, h) = (
+        rows.split('/').next().unwrap().len() as u8,
+        rows.split('/').count() as u8,
+    );
+    for m in letters.as_array().unwrap() {
+        let b = m.as_str().unwrap().as_bytes();
+        let (x, y) = (b[0] - b'a', b[1] - b'a');
+        assert!(
+            x >= origin.0 && x < origin.0 + w && y >= origin.1 && y < origin.1 + h,
+            "{m} outside the pattern"
+        );
+    }
+    let total = js(c, "document.getElementById('total').textContent").await;
+    assert!(total.as_str().unwrap().contains(" hits in "), "{total}");
+    let ids = js(
+        c,
+        "[...document.querySelectorAll('#games-table tbody tr[data-game]')].map(tr => +tr.dataset.game)",
+    )
+    .await;
+    let want: Vec<Value> = games["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].clone())
+        .collect();
+    assert!(!want.is_empty(), "{q}: no game");
+    assert_eq!(ids, Value::Array(want), "{q}");
+    conts.len()
+}
+
 async fn wait_ready(c: &Client) {
     wait(
         c,
@@ -400,6 +504,39 @@ fn a_player_searches_plays_and_replays() {
         wait(&c, "new URLSearchParams(location.search).get('moves') === 'pd,dd,pp'").await;
         wait_ready(&c).await;
         check_results(&c, "pd,dd,pp").await;
+
+        // Pattern mode: a rectangle dragged over the upper right corner (around the 4-4
+        // stone) searches its pattern there, in any orientation.
+        c.goto(&format!("{base}/?moves=pd,dd,pp,dp")).await.unwrap();
+        wait_ready(&c).await;
+        click(&c, "#btn-pattern").await;
+        drag(&c, "ma", "sf").await;
+        wait(&c, "new URLSearchParams(location.search).get('region') === '12,0,18,5'").await;
+        wait_ready(&c).await;
+        let rows = "......./......./......./...X.../......./.......";
+        let url = js(&c, "new URLSearchParams(location.search).get('pattern')").await;
+        assert_eq!(url, json!(rows));
+        let n = check_pattern(&c, rows, "12,0,12,0", (12, 0)).await;
+        assert!(n > 0, "no continuation");
+        // A cell set to "anything" searches again.
+        click(&c, "#pattern-tools [data-cell=\"*\"]").await;
+        drag(&c, "sf", "sf").await;
+        let rows = "......./......./......./...X.../......./......*";
+        wait(&c, &format!("new URLSearchParams(location.search).get('pattern') === '{rows}'")).await;
+        wait_ready(&c).await;
+        check_pattern(&c, rows, "12,0,12,0", (12, 0)).await;
+        shot(&c, "web-pattern.png").await;
+        // A game with the pattern opens at its first hit.
+        let game = js(&c, "(() => { const tr = document.querySelector('#games-table tbody tr[data-game]'); return [+tr.dataset.game, +tr.cells[5].textContent]; })()").await;
+        let (id, at) = (game[0].as_u64().unwrap(), game[1].as_u64().unwrap());
+        click(&c, "#games-table tbody tr[data-game]").await;
+        wait(&c, &format!("document.getElementById('replay-title').textContent === 'Game {id}'")).await;
+        wait(&c, &format!("document.getElementById('rp-counter').textContent.startsWith('{at} / ')")).await;
+        // Off again: the position's next moves.
+        click(&c, "#btn-pattern").await;
+        wait(&c, "!location.search.includes('pattern=')").await;
+        wait_ready(&c).await;
+        check_results(&c, "pd,dd,pp,dp").await;
 
         // A narrow window stacks the columns.
         c.set_window_size(420, 900).await.unwrap();

@@ -25,11 +25,21 @@ const state = {
   ab: [], aw: [], toMove: null, moves: [],
   swap: false, filters: {}, sort: "newest", page: 0,
   game: null, at: null,
+  // Pattern mode: {rows: ["..X", ...], region: [L, T, R, B] on the search board,
+  // where: "auto" | "corner" | "side" | "anywhere" | "drawn", fixed: bool}, or null.
+  pattern: null,
 };
+const CELLS = [".", "X", "O", "x", "o", "*"];
 /** Moves taken back, for the forward button (last taken back = last element). */
 let redo = [];
 /** The server's answers for the current query. */
-let view = { position: null, search: null, games: null, years: null };
+let view = { position: null, search: null, games: null, years: null, pattern: null };
+/** Pattern mode is on (the rectangle may not be drawn yet). */
+let patternOn = false;
+/** The rectangle being dragged: {x0, y0, x1, y1}. */
+let drag = null;
+/** What a clicked pattern cell becomes (null: the next of CELLS). */
+let cellTool = null;
 /** The replayed game: {data, at, id}. */
 let replay = null;
 let showAllNext = false;
@@ -79,6 +89,13 @@ function urlOf() {
   const p = filterParams(positionParams());
   if (state.sort !== "newest") p.set("sort", state.sort);
   if (state.page) p.set("page", String(state.page));
+  const pt = state.pattern;
+  if (pt) {
+    p.set("pattern", pt.rows.join("/"));
+    p.set("region", pt.region.join(","));
+    if (pt.where !== "auto") p.set("where", pt.where);
+    if (pt.fixed) p.set("fixed_color", "1");
+  }
   if (state.game !== null) {
     p.set("game", String(state.game));
     if (state.at !== null) p.set("at", String(state.at));
@@ -102,6 +119,20 @@ function readUrl() {
   state.game = p.has("game") ? parseInt(p.get("game"), 10) : null;
   if (Number.isNaN(state.game)) state.game = null;
   state.at = p.has("at") ? parseInt(p.get("at"), 10) : null;
+  state.pattern = readPattern(p);
+  patternOn = !!state.pattern;
+}
+
+/** The pattern of the URL, if it is whole: rows of one width that fill the region. */
+function readPattern(p) {
+  const rows = (p.get("pattern") || "").split("/").filter(Boolean);
+  const region = (p.get("region") || "").split(",").map((v) => parseInt(v, 10));
+  if (!rows.length || region.length !== 4 || region.some((v) => !(v >= 0 && v < 19))) return null;
+  const [l, t, r, b] = region;
+  if (r - l + 1 !== rows[0].length || b - t + 1 !== rows.length) return null;
+  if (rows.some((row) => row.length !== rows[0].length || [...row].some((c) => !CELLS.includes(c)))) return null;
+  const where = ["corner", "side", "anywhere", "drawn"].includes(p.get("where")) ? p.get("where") : "auto";
+  return { rows, region, where, fixed: p.get("fixed_color") === "1" };
 }
 
 function pushUrl(replace = false) {
@@ -153,6 +184,8 @@ async function load(next, { push = true, keepRedo = false } = {}) {
 }
 
 async function refreshResults(my = seq) {
+  if (patternOn) return refreshPattern(my);
+  view.pattern = null;
   const base = filterParams(positionParams());
   const games = new URLSearchParams(base);
   games.set("limit", String(PAGE));
@@ -169,7 +202,10 @@ async function refreshResults(my = seq) {
     view.search = search;
     view.games = list;
     view.years = years;
+    view.predicted = await predictions(search);
+    if (my !== seq) return;
     drawPosition();
+    drawPredicted();
     drawTable();
     drawGames();
     drawYears();
@@ -184,7 +220,7 @@ async function refreshResults(my = seq) {
 function letterClasses() {
   const out = [];
   const seen = new Set();
-  const next = (view.search && view.search.next) || [];
+  const next = patternOn ? patternNext() : (view.search && view.search.next) || [];
   for (let i = 0; i < next.length && out.length < MAX_LETTERS; i++) {
     const c = next[i];
     if (c.move === "pass" || seen.has(c.move)) continue;
@@ -200,10 +236,14 @@ function drawPosition() {
   searchBoard.resize(p.width, p.height);
   const lastMove = [...p.moves].reverse().find(() => true);
   const last = lastMove && lastMove.move !== "pass" ? lastMove.move : null;
-  searchBoard.set({
-    black: p.black, white: p.white, last, ko: p.ko,
-    letters: setupTool ? [] : letterClasses(),
-  });
+  if (patternOn) {
+    searchBoard.set(patternDrawing(p));
+  } else {
+    searchBoard.set({
+      black: p.black, white: p.white, last, ko: p.ko,
+      letters: setupTool ? [] : [...letterClasses(), ...predictedLetters()],
+    });
+  }
   searchBoard.setHover(setupTool || p.to_move);
   const who = p.to_move === "B" ? "Black" : "White";
   const n = p.moves.length;
@@ -267,6 +307,7 @@ function pct(n, d) {
 }
 
 function drawTable() {
+  if (patternOn) return drawPatternTable();
   const body = $("next-table").querySelector("tbody");
   body.textContent = "";
   const s = view.search;
@@ -437,13 +478,14 @@ function drawGames() {
   const body = $("games-table").querySelector("tbody");
   body.textContent = "";
   const m = g ? g.matching : 0;
-  $("games-count").textContent = m ? `${m.toLocaleString()} reached this position` : "";
+  const pat = patternOn;
+  $("games-count").textContent = m ? `${m.toLocaleString()} ${pat ? "with the pattern" : "reached this position"}` : "";
   if (!g || !g.games.length) {
     const tr = body.insertRow();
     const td = tr.insertCell();
     td.colSpan = 6;
     td.className = "empty";
-    td.textContent = m ? "No game on this page." : "No game reached this position.";
+    td.textContent = m ? "No game on this page." : pat ? (state.pattern ? "No game has this pattern." : "Drag a rectangle on the board.") : "No game reached this position.";
   }
   for (const x of g ? g.games : []) {
     const tr = body.insertRow();
@@ -475,9 +517,12 @@ function drawGames() {
     cell(x.date);
     cell(x.result);
     cell(x.event || x.place || "", "event").title = [x.event, x.round, x.place].filter(Boolean).join(" · ");
+    // A position's list gives the next move's number; a pattern's, the position of the
+    // game's first hit (moves played before it), where the replay opens.
     const mv = cell(String(x.move_number), "num");
     if (x.colors_swapped) mv.title = "with colours exchanged";
-    const open = () => openGame(x.id, x.move_number - 1);
+    if (pat) mv.title = `first hit after move ${x.move_number} (${x.hits} hit${x.hits === 1 ? "" : "s"})`;
+    const open = () => openGame(x.id, pat ? x.move_number : x.move_number - 1);
     tr.addEventListener("click", open);
     tr.addEventListener("keydown", (e) => { if (e.key === "Enter") open(); });
   }
@@ -694,7 +739,20 @@ function wire() {
     load({ ...state, ab: [], aw: [], toMove: null, moves: [], page: 0 });
   });
   $("btn-pass").addEventListener("click", () => load({ ...state, moves: [...state.moves, "pass"], page: 0 }));
-  $("btn-setup").addEventListener("click", () => setSetupMode(!setupTool));
+  $("btn-setup").addEventListener("click", () => { if (patternOn) setPatternMode(false); setSetupMode(!setupTool); });
+  $("btn-pattern").addEventListener("click", () => setPatternMode(!patternOn));
+  for (const b of document.querySelectorAll("#pattern-tools [data-cell]")) {
+    b.addEventListener("click", () => {
+      cellTool = cellTool === b.dataset.cell ? null : b.dataset.cell;
+      for (const o of document.querySelectorAll("#pattern-tools [data-cell]")) o.setAttribute("aria-pressed", String(o.dataset.cell === cellTool));
+    });
+  }
+  $("pattern-where").addEventListener("change", (e) => changePattern({ where: e.target.value }));
+  $("pattern-fixed").addEventListener("change", (e) => changePattern({ fixed: e.target.checked }));
+  document.addEventListener("pointerup", () => {
+    if (drag) onPatternDrag("up", drag.x1, drag.y1);
+    searchBoard.dragging = false;
+  });
   for (const b of document.querySelectorAll("#setup-tools [data-tool]")) {
     b.addEventListener("click", () => { setupTool = b.dataset.tool; setSetupMode(true); });
   }
@@ -707,6 +765,7 @@ function wire() {
   for (const th of document.querySelectorAll("#games-table th[data-sort]")) {
     th.tabIndex = 0;
     const sort = () => {
+      if (patternOn) return;
       const k = th.dataset.sort;
       state.sort = state.sort === k ? `-${k}` : k;
       setPage(0);
@@ -800,6 +859,7 @@ function onKey(e) {
 async function restore() {
   readUrl();
   writeFilterForm();
+  showPatternTools();
   redo = [];
   const ok = await load({ ...state }, { push: false, keepRedo: false });
   if (!ok) {
@@ -827,3 +887,301 @@ async function start() {
 }
 
 start();
+
+// ---- pattern mode --------------------------------------------------------------------------
+
+function showPatternTools() {
+  $("btn-pattern").setAttribute("aria-pressed", String(patternOn));
+  $("pattern-tools").hidden = !patternOn;
+  document.body.classList.toggle("pattern-mode", patternOn);
+  searchBoard.onDrag = patternOn ? onPatternDrag : null;
+  const pt = state.pattern;
+  $("pattern-where").value = pt ? pt.where : "auto";
+  $("pattern-fixed").checked = !!(pt && pt.fixed);
+  document.querySelector("#search-col .panel-head h3").textContent = patternOn ? "Continuations" : "Next moves";
+}
+
+function setPatternMode(on) {
+  if (on && setupTool) setSetupMode(false);
+  patternOn = on;
+  if (!on) state.pattern = null;
+  state.page = 0;
+  showPatternTools();
+  pushUrl();
+  drawPosition();
+  refreshResults(++seq);
+}
+
+/** The placements the search allows (`area=L,T,R,B`), from the rectangle and the choice of
+ *  where: in the corner nearest to it, along the nearest side, anywhere, or just where it is
+ *  drawn; "auto" takes the corner if the rectangle touches two sides, the side if one.
+ *  Every placement is searched in the 8 orientations, so one corner stands for all four. */
+function patternArea(pt) {
+  const N = 19;
+  const [l, t, r, b] = pt.region;
+  const w = r - l + 1, h = b - t + 1;
+  let where = pt.where;
+  if (where === "auto") {
+    const sides = (l === 0 || r === N - 1 ? 1 : 0) + (t === 0 || b === N - 1 ? 1 : 0);
+    where = sides === 2 ? "corner" : sides === 1 ? "side" : "anywhere";
+  }
+  const cx = l <= N - 1 - r ? 0 : N - w, cy = t <= N - 1 - b ? 0 : N - h;
+  switch (where) {
+    case "corner": return { where, area: `${cx},${cy},${cx},${cy}` };
+    case "drawn": return { where, area: `${l},${t},${l},${t}` };
+    case "side": {
+      const edge = [[l, "left"], [N - 1 - r, "right"], [t, "top"], [N - 1 - b, "bottom"]].sort((a, c) => a[0] - c[0])[0][1];
+      const area = { left: `0,0,0,${N - h}`, right: `${N - w},0,${N - w},${N - h}`,
+        top: `0,0,${N - w},0`, bottom: `0,${N - h},${N - w},${N - h}` }[edge];
+      return { where, area };
+    }
+    default: return { where: "anywhere", area: null };
+  }
+}
+
+function patternParams(pt = state.pattern) {
+  const p = new URLSearchParams();
+  p.set("pattern", pt.rows.join("/"));
+  const { area } = patternArea(pt);
+  if (area) p.set("area", area);
+  if (pt.fixed) p.set("fixed_color", "1");
+  for (const k of FILTER_KEYS) if (state.filters[k] !== undefined && state.filters[k] !== "") p.set(k, state.filters[k]);
+  return p;
+}
+
+async function refreshPattern(my) {
+  const pt = state.pattern;
+  view.predicted = null;
+  drawPredicted();
+  if (!pt) {
+    view.pattern = null;
+    view.games = null;
+    view.years = null;
+    drawPosition();
+    drawTable();
+    drawGames();
+    drawYears();
+    return;
+  }
+  const search = patternParams(pt);
+  search.set("by_year", "1");
+  const games = patternParams(pt);
+  games.set("limit", String(PAGE));
+  games.set("offset", String(state.page * PAGE));
+  document.body.classList.add("loading");
+  try {
+    const [found, list] = await Promise.all([api("/api/pattern", search), api("/api/pattern/games", games)]);
+    if (my !== seq) return;
+    view.pattern = found;
+    view.games = list;
+    view.years = patternYears(found);
+    drawPosition();
+    drawTable();
+    drawGames();
+    drawYears();
+    const { where } = patternArea(pt);
+    message(`Pattern ${pt.rows[0].length}×${pt.rows.length}, ${where === "drawn" ? "as drawn" : where === "anywhere" ? "anywhere" : `in the ${where}`}, in any orientation${pt.fixed ? "" : ", colours exchanged too"}.`, "info");
+  } catch (e) {
+    if (my === seq) message(e.message);
+  } finally {
+    if (my === seq) document.body.classList.remove("loading");
+  }
+}
+
+/** The continuations with their cells as board points of the drawn rectangle. */
+function patternNext() {
+  const f = view.pattern, pt = state.pattern;
+  if (!f || !pt) return [];
+  const at = (cell) => {
+    const x = cell.charCodeAt(0) - 97, y = cell.charCodeAt(1) - 97;
+    return pointName(pt.region[0] + x, pt.region[1] + y);
+  };
+  return f.continuations.map((c) => ({ ...c, cell: c.move, move: at(c.move), equivalent: c.equivalent.map(at) }));
+}
+
+/** The search board in pattern mode: the position outside the rectangle (dimmed), the
+ *  pattern's cells inside it, the continuations as letters. */
+function patternDrawing(p) {
+  const pt = state.pattern;
+  const rg = drag
+    ? [Math.min(drag.x0, drag.x1), Math.min(drag.y0, drag.y1), Math.max(drag.x0, drag.x1), Math.max(drag.y0, drag.y1)]
+    : pt ? pt.region : null;
+  if (!pt || drag) {
+    return { black: p.black, white: p.white, region: rg, letters: [] };
+  }
+  const [l, t] = pt.region;
+  const inside = (name) => {
+    const x = name.charCodeAt(0) - 97, y = name.charCodeAt(1) - 97;
+    return x >= l && x <= pt.region[2] && y >= t && y <= pt.region[3];
+  };
+  const black = p.black.filter((n) => !inside(n)), white = p.white.filter((n) => !inside(n)), marks = [];
+  pt.rows.forEach((row, y) => [...row].forEach((c, x) => {
+    const name = pointName(l + x, t + y);
+    if (c === "X") black.push(name);
+    else if (c === "O") white.push(name);
+    else if (c !== ".") marks.push({ move: name, kind: c });
+  }));
+  return { black, white, region: pt.region, marks, letters: letterClasses() };
+}
+
+function onPatternDrag(kind, x, y) {
+  if (kind === "down") {
+    drag = { x0: x, y0: y, x1: x, y1: y };
+  } else if (kind === "over" && drag) {
+    drag.x1 = x;
+    drag.y1 = y;
+  } else if (kind === "up" && drag) {
+    const d = drag;
+    drag = null;
+    const pt = state.pattern;
+    if (d.x0 === x && d.y0 === y && pt && x >= pt.region[0] && x <= pt.region[2] && y >= pt.region[1] && y <= pt.region[3]) {
+      editCell(x - pt.region[0], y - pt.region[1]);
+      return;
+    }
+    setRegion([Math.min(d.x0, x), Math.min(d.y0, y), Math.max(d.x0, x), Math.max(d.y0, y)]);
+    return;
+  }
+  drawPosition();
+}
+
+/** A new rectangle: its cells as the position holds them. */
+function setRegion(region) {
+  const p = view.position;
+  const [l, t, r, b] = region;
+  const rows = [];
+  for (let y = t; y <= b; y++) {
+    let row = "";
+    for (let x = l; x <= r; x++) {
+      const n = pointName(x, y);
+      row += p.black.includes(n) ? "X" : p.white.includes(n) ? "O" : ".";
+    }
+    rows.push(row);
+  }
+  const old = state.pattern;
+  changePattern({ rows, region, where: old ? old.where : "auto", fixed: old ? old.fixed : false });
+}
+
+function editCell(x, y) {
+  const pt = state.pattern;
+  const row = [...pt.rows[y]];
+  row[x] = cellTool || CELLS[(CELLS.indexOf(row[x]) + 1) % CELLS.length];
+  const rows = [...pt.rows];
+  rows[y] = row.join("");
+  changePattern({ rows });
+}
+
+function changePattern(change) {
+  if (!state.pattern && !change.rows) return;
+  state.pattern = { ...state.pattern, ...change };
+  state.page = 0;
+  view.pattern = null;
+  pushUrl();
+  drawPosition();
+  refreshResults(++seq);
+}
+
+function drawPatternTable() {
+  const body = $("next-table").querySelector("tbody");
+  body.textContent = "";
+  const f = view.pattern;
+  $("total").textContent = f ? `${f.hits.toLocaleString()} hits in ${f.games.toLocaleString()} games` : "";
+  const next = patternNext();
+  if (!next.length) {
+    const tr = body.insertRow();
+    const td = tr.insertCell();
+    td.colSpan = 5;
+    td.className = "empty";
+    td.textContent = !state.pattern ? "Drag a rectangle on the board to search for its pattern."
+      : f ? (f.hits ? "No later move fell inside the pattern." : "No game has this pattern.") : "Searching…";
+    return;
+  }
+  const total = next.reduce((n, c) => n + c.count, 0);
+  const letters = new Map(letterClasses().map((c) => [`${c.color}${c.move}`, c.letter]));
+  const shown = showAllNext ? next : next.slice(0, TABLE_ROWS);
+  for (const c of shown) {
+    const tr = body.insertRow();
+    tr.className = "pattern-row";
+    tr.dataset.move = c.move;
+    const letter = letters.get(`${c.color}${c.move}`) || "";
+    tr.insertCell().innerHTML = `<span class="chip ${c.color === "W" ? "white" : "black"}">${letter}</span>`;
+    const mv = tr.insertCell();
+    mv.textContent = human(c.move);
+    mv.title = `pattern cell ${c.cell}${c.equivalent.length > 1 ? `, same as ${c.equivalent.map((m) => human(m)).join(", ")}` : ""}`;
+    const n = tr.insertCell();
+    n.className = "num";
+    n.textContent = c.count.toLocaleString();
+    const now = pct(c.immediate, total), later = pct(c.tenuki, total);
+    bar(tr.insertCell(), "share", [["", now], ["later", later]], `${pct(c.count, total)}% · ${c.tenuki} tenuki`,
+      `${c.immediate} played at once, ${c.tenuki} after a tenuki (of ${total} continuations)`);
+    const bw = pct(c.black_wins, c.count), ww = pct(c.white_wins, c.count);
+    bar(tr.insertCell(), "wins", [["b", bw], ["w", ww]], `${Math.round(bw)} / ${Math.round(ww)}`,
+      `Black won ${bw}%, White won ${ww}% (of ${c.count})`);
+    tr.addEventListener("mouseenter", () => searchBoard.highlight(c.move));
+    tr.addEventListener("mouseleave", () => searchBoard.highlight(null));
+  }
+  if (next.length > TABLE_ROWS) {
+    const td = body.insertRow().insertCell();
+    td.colSpan = 5;
+    td.className = "more";
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = showAllNext ? "Show fewer" : `Show all ${next.length} continuations`;
+    b.addEventListener("click", () => { showAllNext = !showAllNext; drawTable(); });
+    td.appendChild(b);
+  }
+}
+
+/** The chart's data from the pattern's date profile: the top continuations' counts, year
+ *  by year, against all continuations of that year. */
+function patternYears(f) {
+  const years = f.years || {};
+  const top = patternNext().filter((c) => c.move).slice(0, 5);
+  const bins = Object.keys(years).map(Number).filter((y) => y > 0).sort((a, b) => a - b).map((y) => ({
+    from: y, to: y, total: years[y].continuations,
+    counts: top.map((c) => (c.by_year && c.by_year[y]) || 0),
+  }));
+  return { top, bins, unknown_year: years[0] ? years[0].continuations : 0 };
+}
+
+// ---- predicted moves -----------------------------------------------------------------------
+
+/** The move predictor's guesses where no game of the index continues with the side to move
+ *  (null when there are next moves, or the server has no predictor: a 404). */
+async function predictions(search) {
+  const p = view.position;
+  if (!p || (search.next || []).some((c) => c.color === p.to_move)) return null;
+  try {
+    return await api("/api/predict", positionParams());
+  } catch {
+    return null;
+  }
+}
+
+function predictedLetters() {
+  const v = view.predicted;
+  if (!v || patternOn || setupTool) return [];
+  return v.predicted.slice(0, 5).map((g, i) => ({ move: g.move, color: v.to_move, letter: String(i + 1), predicted: true }));
+}
+
+function drawPredicted() {
+  const host = $("predicted");
+  const v = view.predicted;
+  host.hidden = !v || !v.predicted.length || patternOn;
+  if (host.hidden) return;
+  host.textContent = "";
+  const head = document.createElement("div");
+  head.className = "panel-head";
+  head.innerHTML = "<h3>Predicted moves</h3>";
+  const note = document.createElement("p");
+  note.className = "muted";
+  note.textContent = "No game of the index continues from here: these are the move predictor's guesses (numbered on the board), not moves from games.";
+  const ol = document.createElement("ol");
+  ol.className = "predicted";
+  for (const g of v.predicted.slice(0, 5)) {
+    const li = document.createElement("li");
+    li.textContent = human(g.move);
+    li.dataset.move = g.move;
+    ol.appendChild(li);
+  }
+  host.append(head, note, ol);
+}

@@ -52,10 +52,12 @@ export class Board {
   constructor(host, opts = {}) {
     this.host = host;
     this.onClick = opts.onClick || null;
+    /** Pattern mode: (kind, x, y) for "down", "over" and "up" instead of clicks. */
+    this.onDrag = null;
     this.label = opts.label || "Go board";
     this.id = ++boardCount;
     this.hoverColor = null;
-    this.state = { black: [], white: [], letters: [], last: null, ko: null, highlight: null };
+    this.state = { black: [], white: [], letters: [], last: null, ko: null, highlight: null, region: null, marks: [] };
     this.resize(opts.width || 19, opts.height || 19);
   }
 
@@ -113,11 +115,30 @@ export class Board {
           x: MARGIN + x * CELL - CELL / 2, y: MARGIN + y * CELL - CELL / 2,
           width: CELL, height: CELL, "data-point": pointName(x, y),
         }, hits);
-        r.addEventListener("click", () => this.onClick && this.onClick(x, y));
+        r.addEventListener("click", () => !this.onDrag && this.onClick && this.onClick(x, y));
         r.addEventListener("mouseenter", () => this._hover(x, y));
+        r.addEventListener("pointerdown", (e) => {
+          if (!this.onDrag) return;
+          e.preventDefault();
+          this.dragging = true;
+          this.onDrag("down", x, y);
+        });
+        r.addEventListener("pointerenter", () => this.dragging && this.onDrag && this.onDrag("over", x, y));
+        r.addEventListener("pointerup", () => {
+          if (!this.dragging || !this.onDrag) return;
+          this.dragging = false;
+          this.onDrag("up", x, y);
+        });
       }
     }
     hits.addEventListener("mouseleave", () => this.ghost.setAttribute("visibility", "hidden"));
+    // Touch: pointer events stay with the first target; follow the finger by position.
+    hits.addEventListener("pointermove", (e) => {
+      if (!this.dragging || !this.onDrag || e.pointerType === "mouse") return;
+      const t = document.elementFromPoint(e.clientX, e.clientY);
+      const name = t && t.dataset ? t.dataset.point : null;
+      if (name) this.onDrag("over", name.charCodeAt(0) - 97, name.charCodeAt(1) - 97);
+    });
     this.svg = svg;
     this.host.appendChild(svg);
     if (this.onClick) svg.classList.add("interactive");
@@ -135,7 +156,7 @@ export class Board {
   }
 
   _hover(x, y) {
-    const c = this.hoverColor;
+    const c = this.onDrag ? null : this.hoverColor;
     if (!this.onClick || !c || (c !== "E" && this._occupied(x, y))) {
       this.ghost.setAttribute("visibility", "hidden");
       return;
@@ -152,7 +173,7 @@ export class Board {
    *          last?: string|null, ko?: string|null, highlight?: string|null}} s
    */
   set(s) {
-    this.state = { letters: [], last: null, ko: null, highlight: null, ...s };
+    this.state = { letters: [], last: null, ko: null, highlight: null, region: null, marks: [], ...s };
     this.render();
   }
 
@@ -191,12 +212,37 @@ export class Board {
       const [cx, cy] = c(ko);
       el("rect", { x: cx - 5, y: cy - 5, width: 10, height: 10, class: "ko" }, L);
     }
+    // Pattern mode: the rectangle, the board outside it dimmed, the wildcard cells marked
+    // (x: black or empty, o: white or empty, *: anything; "." is the plain empty point).
+    const rg = this.state.region;
+    if (rg) {
+      const [l, t, r, b] = rg;
+      const x0 = MARGIN + (l - 0.5) * CELL, y0 = MARGIN + (t - 0.5) * CELL;
+      const x1 = MARGIN + (r + 0.5) * CELL, y1 = MARGIN + (b + 0.5) * CELL;
+      const W = 2 * MARGIN + (this.w - 1) * CELL, H = 2 * MARGIN + (this.h - 1) * CELL;
+      el("path", {
+        d: `M0 0H${W}V${H}H0Z M${x0} ${y0}V${y1}H${x1}V${y0}Z`, class: "outside", "fill-rule": "evenodd",
+      }, L);
+      el("rect", { x: x0, y: y0, width: x1 - x0, height: y1 - y0, class: "region" }, L);
+    }
+    for (const m of this.state.marks) {
+      const p = parsePoint(m.move);
+      if (!p) continue;
+      const [cx, cy] = c(p);
+      const g = el("g", { class: `mark ${m.kind === "x" ? "maybe-black" : m.kind === "o" ? "maybe-white" : "any"}`, "data-mark": m.kind, "data-point": m.move }, L);
+      if (m.kind === "*") {
+        const t = el("text", { x: cx, y: cy + 1, "text-anchor": "middle", "dominant-baseline": "central" }, g);
+        t.textContent = "✱";
+      } else {
+        el("circle", { cx, cy, r: CELL * 0.3 }, g);
+      }
+    }
     for (const m of this.state.letters) {
       const p = parsePoint(m.move);
       if (!p || this._occupied(p[0], p[1])) continue;
       const [cx, cy] = c(p);
       const g = el("g", {
-        class: `letter ${m.color === "W" ? "white" : "black"}${this.state.highlight === m.move ? " hl" : ""}`,
+        class: `letter ${m.color === "W" ? "white" : "black"}${this.state.highlight === m.move ? " hl" : ""}${m.predicted ? " prediction" : ""}`,
         "data-move": m.move, "data-letter": m.letter,
       }, L);
       el("circle", { cx, cy, r: CELL * 0.42, class: "letter-bg" }, g);

@@ -21,7 +21,8 @@ mod server;
 use serde_json::{Map, Value};
 
 pub use request::{
-    Filter, GamesRequest, Position, SearchRequest, Side, Sort, SortKey, YearsRequest,
+    Filter, GamesRequest, PatternGamesRequest, PatternSearch, Position, SearchRequest, Side, Sort,
+    SortKey, YearsRequest,
 };
 pub use server::{is_loopback, router, Limits, RunningServer, Server};
 
@@ -54,6 +55,18 @@ pub trait Backend: Send + Sync + 'static {
 
     /// `GET /api/game/ID.sgf`: one stored game as SGF.
     fn game_sgf(&self, id: u32) -> Result<String, ApiError>;
+
+    /// `GET /api/pattern`: the object `kifudex pattern --json` prints for the same query
+    /// (with `by_year`, as `--by-year` prints it).
+    fn pattern(&self, q: &PatternSearch) -> Result<String, ApiError>;
+
+    /// `GET /api/pattern/games`: the object `kifudex games --pattern --json` prints.
+    fn pattern_games(&self, q: &PatternGamesRequest) -> Result<String, ApiError>;
+
+    /// `GET /api/predict`: the move predictor's guesses for the side to move in the
+    /// position (for positions the index has no next move for), as `kifudex hints` answers
+    /// `guess` from a book with a predictor; a 404 when the server has no predictor.
+    fn predict(&self, q: &Position) -> Result<String, ApiError>;
 
     /// `GET /api/sgf?sgf=TEXT`: a game record pasted or dropped on the page, read with the
     /// project's SGF reader: its first game, in the shape of [`Backend::game`].

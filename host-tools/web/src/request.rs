@@ -180,6 +180,39 @@ pub struct YearsRequest {
     pub top: usize,
 }
 
+/// `GET /api/pattern`: a wildcard pattern search (the SPEC's "Pattern search"), with the
+/// parameters of `kifudex pattern`: `pattern=ROWS`, `area=L,T,R,B`, `fixed_color=1`, the
+/// filters, and `by_year=1` for the date profile. The rows and the area stay text for the
+/// [`crate::Backend`], which reads them as the command line does.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PatternSearch {
+    /// The pattern's rows, top to bottom, separated by `/` (`pattern=`).
+    pub pattern: String,
+    /// The allowed placements of the pattern's top-left cell (`area=L,T,R,B`); `None`:
+    /// everywhere on the board.
+    pub area: Option<String>,
+    /// Search the colours only as given (`fixed_color=1`).
+    pub fixed_color: bool,
+    /// Which games.
+    pub filter: Filter,
+    /// Also count hits and continuations by year (`by_year=1`).
+    pub by_year: bool,
+}
+
+/// The longest `pattern=` (19 rows of 19 cells and their 18 separators).
+pub const MAX_PATTERN: usize = 19 * 19 + 18;
+
+/// `GET /api/pattern/games`: the games with hits of a pattern, as `kifudex games --pattern`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatternGamesRequest {
+    /// The pattern search (`by_year` is not used).
+    pub search: PatternSearch,
+    /// At most this many (`limit=`, default 100, at most [`MAX_LIMIT`]).
+    pub limit: usize,
+    /// Skip this many first (`offset=`).
+    pub offset: usize,
+}
+
 /// A query string's parameters, each readable once.
 struct Params {
     pairs: Vec<(String, String, bool)>,
@@ -297,6 +330,39 @@ impl Params {
         })
     }
 
+    fn pattern(&mut self) -> Result<PatternSearch, ApiError> {
+        let pattern = self
+            .take("pattern")
+            .filter(|p| !p.is_empty())
+            .ok_or_else(|| ApiError::bad_request("pattern: the rows are missing (pattern=ROWS)"))?;
+        if pattern.len() > MAX_PATTERN {
+            return Err(ApiError::bad_request(format!(
+                "pattern: at most 19 rows of 19 cells ({MAX_PATTERN} characters)"
+            )));
+        }
+        let area = self.take("area").filter(|a| !a.is_empty());
+        if area.as_ref().is_some_and(|a| a.len() > 20) {
+            return Err(ApiError::bad_request("area: expected L,T,R,B"));
+        }
+        Ok(PatternSearch {
+            pattern,
+            area,
+            fixed_color: self.flag("fixed_color")?,
+            filter: self.filter()?,
+            by_year: false,
+        })
+    }
+
+    fn page(&mut self) -> Result<(usize, usize), ApiError> {
+        let limit = self
+            .number::<usize>("limit", 0..=MAX_LIMIT as u64)?
+            .unwrap_or(100);
+        let offset = self
+            .number::<usize>("offset", 0..=u32::MAX as u64)?
+            .unwrap_or(0);
+        Ok((limit, offset))
+    }
+
     /// Ends reading: a parameter nobody read is an error.
     fn finish<T>(self, value: T) -> Result<T, ApiError> {
         match self.pairs.iter().find(|(_, _, used)| !used) {
@@ -335,12 +401,7 @@ pub fn games(query: &str) -> Result<GamesRequest, ApiError> {
             ))
         })?,
     };
-    let limit = p
-        .number::<usize>("limit", 0..=MAX_LIMIT as u64)?
-        .unwrap_or(100);
-    let offset = p
-        .number::<usize>("offset", 0..=u32::MAX as u64)?
-        .unwrap_or(0);
+    let (limit, offset) = p.page()?;
     p.finish(GamesRequest {
         position,
         swap,
@@ -357,6 +418,26 @@ pub fn years(query: &str) -> Result<YearsRequest, ApiError> {
     let search = p.search()?;
     let top = p.number::<usize>("top", 1..=10)?.unwrap_or(5);
     p.finish(YearsRequest { search, top })
+}
+
+/// Reads `/api/pattern`'s query.
+pub fn pattern(query: &str) -> Result<PatternSearch, ApiError> {
+    let mut p = Params::new(query)?;
+    let mut v = p.pattern()?;
+    v.by_year = p.flag("by_year")?;
+    p.finish(v)
+}
+
+/// Reads `/api/pattern/games`' query.
+pub fn pattern_games(query: &str) -> Result<PatternGamesRequest, ApiError> {
+    let mut p = Params::new(query)?;
+    let search = p.pattern()?;
+    let (limit, offset) = p.page()?;
+    p.finish(PatternGamesRequest {
+        search,
+        limit,
+        offset,
+    })
 }
 
 /// Reads `/api/sgf`'s query: the record's text (`sgf=`).
@@ -449,6 +530,30 @@ mod tests {
         assert!(years("top=11").is_err());
         assert!(none("x=1").is_err());
         assert!(sgf_text("").is_err());
+    }
+
+    #[test]
+    fn pattern_parameters() {
+        let q = pattern("pattern=..X%2F.O.&area=0,0,0,0&fixed_color=1&year_from=2000&by_year=1")
+            .unwrap();
+        assert_eq!(q.pattern, "..X/.O.");
+        assert_eq!(q.area.as_deref(), Some("0,0,0,0"));
+        assert!(q.fixed_color && q.by_year);
+        assert_eq!(q.filter.year_from, Some(2000));
+        let g = pattern_games("pattern=X&limit=5&offset=2").unwrap();
+        assert_eq!((g.search.pattern.as_str(), g.limit, g.offset), ("X", 5, 2));
+        assert!(g.search.area.is_none() && !g.search.fixed_color);
+        for bad in [
+            "",
+            "pattern=",
+            "pattern=X&by_year=2",
+            "pattern=X&moves=pd",
+            "pattern=X&area=0,0,0,0,0,0,0,0,0,0,0,0",
+        ] {
+            assert!(pattern(bad).is_err(), "{bad}");
+        }
+        assert!(pattern(&format!("pattern={}", "X".repeat(MAX_PATTERN + 1))).is_err());
+        assert!(pattern_games("pattern=X&by_year=1").is_err());
     }
 
     #[test]

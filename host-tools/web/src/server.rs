@@ -89,6 +89,9 @@ pub fn router(backend: Arc<dyn Backend>, limits: &Limits) -> Router {
         .route("/api/search", get(search))
         .route("/api/games", get(games))
         .route("/api/years", get(years))
+        .route("/api/predict", get(predict))
+        .route("/api/pattern", get(pattern))
+        .route("/api/pattern/games", get(pattern_games))
         .route("/api/sgf", get(sgf))
         .route("/api/game/{id}", get(game))
         .fallback(static_file)
@@ -255,6 +258,27 @@ async fn games(State(s): State<AppState>, uri: Uri) -> Response {
 async fn years(State(s): State<AppState>, uri: Uri) -> Response {
     match request::years(query(&uri)) {
         Ok(q) => answer(&s, move |b| b.years(&q)).await,
+        Err(e) => e.into_response(),
+    }
+}
+
+async fn predict(State(s): State<AppState>, uri: Uri) -> Response {
+    match request::position(query(&uri)) {
+        Ok(q) => answer(&s, move |b| b.predict(&q)).await,
+        Err(e) => e.into_response(),
+    }
+}
+
+async fn pattern(State(s): State<AppState>, uri: Uri) -> Response {
+    match request::pattern(query(&uri)) {
+        Ok(q) => answer(&s, move |b| b.pattern(&q)).await,
+        Err(e) => e.into_response(),
+    }
+}
+
+async fn pattern_games(State(s): State<AppState>, uri: Uri) -> Response {
+    match request::pattern_games(query(&uri)) {
+        Ok(q) => answer(&s, move |b| b.pattern_games(&q)).await,
         Err(e) => e.into_response(),
     }
 }
