@@ -84,6 +84,9 @@ fn hints_protocol_on_bgo_test_archive() {
     req.extend_from_slice(b"board 20 .\n");
     req.extend_from_slice(b"board 9 .........\n");
     req.extend_from_slice(format!("board 9 {}\n", ".".repeat(81)).as_bytes());
+    // The documented snapshot errors: an X captured but not lifted; a full board.
+    req.extend_from_slice(b"board 3 XO.OX....\n");
+    req.extend_from_slice(b"board 2 XOOX\n");
     req.extend_from_slice(b"hello\n\n");
     req.extend_from_slice(&[b'm'; 5000]);
     req.extend_from_slice(b"\n\x00\xff\x01\x1b[A\n");
@@ -109,6 +112,8 @@ fn hints_protocol_on_bgo_test_archive() {
             "error bad-request",
             // The book holds no 9x9 game.
             "error unsupported-size",
+            "error no-liberties",
+            "error impossible-count",
             "error bad-request",
             "error bad-request",
             "error bad-request",
@@ -363,6 +368,48 @@ fn positions(g: &GameRecord) -> Vec<Position> {
     out
 }
 
+/// Whether some group of an `n` x `n` cell list (`.` `X` `O`) has no liberty: a flood
+/// fill of each group, independent of the core's boards.
+fn has_dead_group(cells: &[u8], n: usize) -> bool {
+    let mut seen = vec![false; n * n];
+    for s in 0..n * n {
+        if cells[s] == b'.' || seen[s] {
+            continue;
+        }
+        seen[s] = true;
+        let mut stack = vec![s];
+        let mut liberty = false;
+        while let Some(q) = stack.pop() {
+            let (x, y) = (q % n, q / n);
+            let mut near = Vec::with_capacity(4);
+            if x > 0 {
+                near.push(q - 1);
+            }
+            if x + 1 < n {
+                near.push(q + 1);
+            }
+            if y > 0 {
+                near.push(q - n);
+            }
+            if y + 1 < n {
+                near.push(q + n);
+            }
+            for r in near {
+                if cells[r] == b'.' {
+                    liberty = true;
+                } else if cells[r] == cells[s] && !seen[r] {
+                    seen[r] = true;
+                    stack.push(r);
+                }
+            }
+        }
+        if !liberty {
+            return true;
+        }
+    }
+    false
+}
+
 /// A small deterministic generator (xorshift64*).
 struct Rng(u64);
 
@@ -495,6 +542,67 @@ fn cross() -> &'static Cross {
             push(&mut requests, format!("board 9 {}", p.cells).as_bytes(), e);
             n_nine += 1;
         }
+        // Snapshots that name the side to move: the game's own side, or the other one
+        // (the reply is the book's only if it holds a next move of the side named).
+        let mut n_side = 0;
+        while n_side < 150 {
+            let g = big[rng.below(big.len())];
+            let p = pick(&mut rng, g);
+            let (Some(moves), Some((color, _))) = (p.moves.clone(), p.next) else {
+                continue;
+            };
+            let side = if rng.below(2) == 0 {
+                color
+            } else {
+                color.opponent()
+            };
+            let e = Expect::Search {
+                size: 19,
+                moves,
+                to_move: side,
+                snapshot: true,
+                next: p.next,
+            };
+            let line = format!("board 19 {} {}", p.cells, side.letter());
+            push(&mut requests, line.as_bytes(), e);
+            n_side += 1;
+        }
+        // Captured stones not yet lifted: a game's position with its next move's stone
+        // added and nothing removed, where that leaves a group without liberties (a
+        // capture, found by the flood fill of `has_dead_group`).
+        let mut n_dead = 0;
+        let start = rng.below(games.len());
+        for g in games.iter().cycle().skip(start).take(games.len()) {
+            if n_dead == 60 {
+                break;
+            }
+            let n = g.size.width() as usize;
+            if g.size.height() as usize != n {
+                continue;
+            }
+            for p in positions(g).iter().skip(rng.below(40)) {
+                let Some((color, Move::Play(pt))) = p.next else {
+                    continue;
+                };
+                let mut cells = p.cells.clone().into_bytes();
+                let at = pt.y as usize * n + pt.x as usize;
+                if cells[at] != b'.' || has_dead_group(&cells, n) {
+                    continue;
+                }
+                cells[at] = if color == Color::Black { b'X' } else { b'O' };
+                if has_dead_group(&cells, n) {
+                    let line = format!("board {n} {}", String::from_utf8(cells).unwrap());
+                    push(
+                        &mut requests,
+                        line.as_bytes(),
+                        Expect::Fixed("error no-liberties"),
+                    );
+                    n_dead += 1;
+                    break;
+                }
+            }
+        }
+        assert_eq!(n_dead, 60, "captures found in {} games", games.len());
         // Malformed requests, among them the documented examples of errors.
         let long = format!("moves {}", ["pd", "dp"].repeat(400).join(","));
         let noise: Vec<u8> = (0..300u32)
@@ -521,6 +629,38 @@ fn cross() -> &'static Cross {
                 "error bad-request",
             ),
             (b"board 20 .".to_vec(), "error unsupported-size"),
+            // A full board: no game reaches it (every group would be without liberties).
+            (
+                format!("board 19 {}", "X".repeat(361)).into_bytes(),
+                "error impossible-count",
+            ),
+            (
+                format!("board 9 {}", "XO".repeat(40) + "X").into_bytes(),
+                "error impossible-count",
+            ),
+            (b"board 2 XOOX W".to_vec(), "error impossible-count"),
+            // The book holds 19x19 and 9x9 games only.
+            (
+                format!("board 13 {}", ".".repeat(169)).into_bytes(),
+                "error unsupported-size",
+            ),
+            (
+                format!("board 7 {} B", ".".repeat(49)).into_bytes(),
+                "error unsupported-size",
+            ),
+            // The side to move: `B` or `W` once, as its own word.
+            (
+                format!("board 19 {} b", ".".repeat(361)).into_bytes(),
+                "error bad-request",
+            ),
+            (
+                format!("board 19 {} B W", ".".repeat(361)).into_bytes(),
+                "error bad-request",
+            ),
+            (
+                format!("board 19 {}B", ".".repeat(361)).into_bytes(),
+                "error bad-request",
+            ),
             (b"board 0 ".to_vec(), "error unsupported-size"),
             (b"board nineteen .".to_vec(), "error bad-request"),
             (b"hello".to_vec(), "error bad-request"),
@@ -574,7 +714,9 @@ fn cross() -> &'static Cross {
         std::fs::write(dir.join("requests.txt"), &requests).unwrap();
         eprintln!(
             "cross-check: {} games ({handicap} with setup stones), {} requests: {n_moves} moves, \
-             {n_board} 19x19 and {n_nine} 9x9 snapshots, {n_bad} malformed; prepared in {:.1?}",
+             {n_board} 19x19 and {n_nine} 9x9 snapshots, {n_side} naming the side to move, \
+             {n_dead} with captured stones on the board, {n_bad} malformed or impossible; \
+             prepared in {:.1?}",
             games.len(),
             expect.len(),
             t0.elapsed()
