@@ -110,6 +110,9 @@ run "rustfmt" cargo fmt --all -- --check
 run "clippy (workspace)" cargo clippy --workspace --all-targets -- -D warnings
 run "clippy (core, thumbv7em, serde+defmt)" \
   cargo clippy -p kifudex-core --target thumbv7em-none-eabihf --features serde,defmt -- -D warnings
+# (Among them the web board's: host-tools/tests/web_api.rs, the API against the CLI on real
+# games, and web_browser.rs, the page in Debian's headless chromium through chromedriver,
+# both installed by scripts/setup.sh; the browser test fails, never skips, without them.)
 run "tests (workspace, release)" cargo test --workspace --release
 
 # The core must build without std or alloc for Cortex-M4F and Cortex-M0 (no atomics),

@@ -242,18 +242,7 @@ async fn check_results(c: &Client, moves: &str) {
         assert_eq!(row.1, human(class["move"].as_str().unwrap()), "{moves}");
         assert_eq!(row.2, class["count"].as_u64().unwrap(), "{moves}");
     }
-    let ids = js(
-        c,
-        "[...document.querySelectorAll('#games-table tbody tr[data-game]')].map(tr => +tr.dataset.game)",
-    )
-    .await;
-    let want: Vec<Value> = games["games"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|g| g["id"].clone())
-        .collect();
-    assert_eq!(ids, Value::Array(want), "{moves}");
+    check_game_list(c, &games, moves).await;
 }
 
 /// Drags the pointer on the search board from one point to another.
@@ -339,6 +328,16 @@ async fn check_pattern(c: &Client, rows: &str, area: &str, origin: (u8, u8)) -> 
     }
     let total = js(c, "document.getElementById('total').textContent").await;
     assert!(total.as_str().unwrap().contains(" hits in "), "{total}");
+    assert!(
+        !games["games"].as_array().unwrap().is_empty(),
+        "{q}: no game"
+    );
+    check_game_list(c, &games, &q).await;
+    conts.len()
+}
+
+/// The page's game list shows the games of the API's list object, in its order.
+async fn check_game_list(c: &Client, games: &Value, what: &str) {
     let ids = js(
         c,
         "[...document.querySelectorAll('#games-table tbody tr[data-game]')].map(tr => +tr.dataset.game)",
@@ -350,9 +349,7 @@ async fn check_pattern(c: &Client, rows: &str, area: &str, origin: (u8, u8)) -> 
         .iter()
         .map(|g| g["id"].clone())
         .collect();
-    assert!(!want.is_empty(), "{q}: no game");
-    assert_eq!(ids, Value::Array(want), "{q}");
-    conts.len()
+    assert_eq!(ids, Value::Array(want), "{what}");
 }
 
 async fn wait_ready(c: &Client) {

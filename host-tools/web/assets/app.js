@@ -899,6 +899,7 @@ function showPatternTools() {
   $("pattern-where").value = pt ? pt.where : "auto";
   $("pattern-fixed").checked = !!(pt && pt.fixed);
   document.querySelector("#search-col .panel-head h3").textContent = patternOn ? "Continuations" : "Next moves";
+  document.querySelector("#next-table thead th:nth-child(3)").textContent = patternOn ? "Count" : "Games";
 }
 
 function setPatternMode(on) {
