@@ -7,7 +7,8 @@
 #
 # Prints one Markdown table row per pattern: kifudex's median and minimum of REPEAT
 # searches (default 21) after one open of the index and one computation of its pattern
-# data, and Kombilo's median and minimum (`../shared/peers/kombilo/`: `build.sh` makes
+# data, its CPU time per search (the mean; less sensitive to other processes), and
+# Kombilo's median and minimum (`../shared/peers/kombilo/`: `build.sh` makes
 # DRIVER, `DRIVER build DB ../shared/corpus/fox_pro` the database), each with its hits and
 # games; then the open costs and the load of the machine (`uptime`) before and after.
 # Works for any index: fox_pro (target/release/kifudex build ../shared/corpus/fox_pro -o
@@ -20,11 +21,13 @@ krepeat=${KOMBILO_REPEAT:-3}
 cargo build --release -q -p kifudex
 k=target/release/kifudex
 echo "load before: $(uptime)"
-echo "| pattern | area | kifudex median (min) | hits / games | Kombilo median (min) | hits / games |"
-echo "|---|---|---|---|---|---|"
+echo "| pattern | area | kifudex median (min) | kifudex CPU | hits / games | Kombilo median (min) | hits / games |"
+echo "|---|---|---|---|---|---|---|"
 while IFS='|' read -r name rows area kind; do
-  kx=$("$k" pattern --index "$index" --pattern "$rows" --area "$area" --threads 1 --timings \
-    --repeat "$repeat" --json 2>&1 >/dev/null | sed -n 's/^search: *\([0-9.]*\) ms.*(min \([0-9.]*\),.*/\1 ms (\2)/p')
+  t=$("$k" pattern --index "$index" --pattern "$rows" --area "$area" --threads 1 --timings \
+    --repeat "$repeat" --json 2>&1 >/dev/null)
+  kx=$(sed -n 's/^search: *\([0-9.]*\) ms.*(min \([0-9.]*\),.*/\1 ms (\2)/p' <<<"$t")
+  cpu=$(sed -n 's/^search CPU: *\([0-9.]*\) ms.*/\1 ms/p' <<<"$t")
   kc=$("$k" pattern --index "$index" --pattern "$rows" --area "$area" --json \
     | sed -n 's/^{"games":\([0-9]*\),"hits":\([0-9]*\),.*/\2 \/ \1/p')
   ko="" kh=""
@@ -35,7 +38,7 @@ while IFS='|' read -r name rows area kind; do
     ko=$(sed -n 's/.* min_ms=\([0-9.]*\) median_ms=\([0-9.]*\).*/\2 ms (\1)/p' <<<"$line")
     kh=$(sed -n 's/.* hits=\([0-9]*\) games=\([0-9]*\).*/\1 \/ \2/p' <<<"$line")
   fi
-  echo "| $name \`$rows\` | $kind | $kx | $kc | $ko | $kh |"
+  echo "| $name \`$rows\` | $kind | $kx | $cpu | $kc | $ko | $kh |"
 done <<'LIST'
 7x7|......./......./...X.../..X..../..O..../......./.......|0,0,0,0|NW
 4x4 (wildcards)|..../..../..X*/..*O|0,0,0,0|NW

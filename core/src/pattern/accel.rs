@@ -319,6 +319,10 @@ impl<'a> PatternIndex<'a> {
     /// Searches the games of `block` that `mask` selects (bit `g`: game `64 * block + g`;
     /// games not searched are left out anyway), passing each hit to `on_hit` with its
     /// game's id and winner, game by game in id order.
+    ///
+    /// Never inlined (one call per 64 games): instruction counts of searches
+    /// (`scripts/callgrind-pattern.sh`) collect from its entry.
+    #[inline(never)]
     pub fn scan_block(
         &self,
         index: &Index<'a>,

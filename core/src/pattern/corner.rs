@@ -183,14 +183,9 @@ impl CornerLog {
         let mut e = [0u8; 8];
         e[..7].copy_from_slice(&rec[EMPTIED_AT..EMPTIED_AT + 7]);
         let later = if more { u64::from_le_bytes(e) } else { 0 };
-        let mut emptied = later;
         // Points ever emptied after the start: a stone on a rejecting cell elsewhere stays
         // for the rest of the game, and nothing later can match.
-        for &ev in events {
-            if ev >> 6 == BECAME_EMPTY {
-                emptied |= 1 << (ev & 63);
-            }
-        }
+        let emptied = later | emptied_points(rec, kept);
         for &ev in events {
             apply(ev, &mut b, &mut w);
             if m.holds(b, w) {
@@ -369,6 +364,41 @@ impl CornerLog {
         }
         Some(log)
     }
+}
+
+/// The points the first `kept` changes of a record empty (bits `ly * 7 + lx`). Captures
+/// are rare among a box's first changes, so the change bytes are tested eight and four at
+/// a time (bits 7-6 `10`: [`BECAME_EMPTY`]) and only those found are read.
+#[inline]
+fn emptied_points(rec: &[u8; CORNER_BYTES], kept: usize) -> u64 {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut out = 0u64;
+    for (part, first) in [
+        (0usize, EVENTS_AT),
+        (8, EVENTS_AT + 8),
+        (16, EVENTS_AT + 16),
+    ] {
+        if part >= kept {
+            break;
+        }
+        let mut bytes = [0u8; 8];
+        let n = (CORNER_EVENTS - part).min(8);
+        bytes[..n].copy_from_slice(&rec[first..first + n]);
+        let x = u64::from_le_bytes(bytes);
+        // Bytes of changes past `kept` are not looked at.
+        let live = if kept - part >= 8 {
+            !0
+        } else {
+            (1u64 << (8 * (kept - part))) - 1
+        };
+        let mut m = x & !(x << 1) & HIGH & live;
+        while m != 0 {
+            let byte = (m.trailing_zeros() / 8) as usize;
+            m &= m - 1;
+            out |= 1 << (rec[first + byte] & 63);
+        }
+    }
+    out
 }
 
 #[inline]
