@@ -392,6 +392,10 @@ struct PatternArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// Write the games with hits (after the filters) as SGF to PATH: a folder (new or
+    /// empty) of one file per game, or a `.zip`; prints how many.
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["hits", "timings"])]
+    export: Option<PathBuf>,
     /// Print the time of each step on standard error.
     #[arg(long)]
     timings: bool,
@@ -696,6 +700,11 @@ fn pattern_command(a: PatternArgs) -> Result<ExitCode> {
     let data = PatternData::compute(&index);
     let pidx = data.open(&index)?;
     let t_data = t1.elapsed();
+    if let Some(dest) = &a.export {
+        let n = pattern::export::export_games(&index, &pidx, &req, dest)?;
+        print_stdout(&format!("{n} games written to {}\n", dest.display()))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let q = req.query();
     let mut times: Vec<Duration> = Vec::new();
     let mut report = None;

@@ -244,3 +244,54 @@ fn a_pattern_cut_from_a_game_record() {
         assert!(err.contains(why), "{err}");
     }
 }
+
+/// `--export` writes the games with hits as SGF (the project's writer); indexed again,
+/// the exported games give the very same answer, as a folder and as a zip; a folder that
+/// holds files is refused and left alone.
+#[test]
+fn exported_games_hold_the_same_hits() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = ["pattern", "--pattern", SHAPE, "--area", "0,0,0,0"];
+    let want = json(&[&base[..], &["--json"]].concat());
+    for name in ["games", "games.zip"] {
+        let out = dir.path().join(name);
+        let msg = kifudex(&[&base[..], &["--export", out.to_str().unwrap()]].concat());
+        assert!(
+            msg.status.success(),
+            "{}",
+            String::from_utf8_lossy(&msg.stderr)
+        );
+        let text = String::from_utf8(msg.stdout).unwrap();
+        assert!(
+            text.starts_with(&format!("{} games written", want["games"])),
+            "{text}"
+        );
+        let index = dir.path().join(format!("{name}.kdx"));
+        let built = kifudex(&[
+            "build",
+            out.to_str().unwrap(),
+            "-o",
+            index.to_str().unwrap(),
+        ]);
+        assert!(
+            built.status.success(),
+            "{}",
+            String::from_utf8_lossy(&built.stderr)
+        );
+        let again = json(&[&base[..], &["--json", "--index", index.to_str().unwrap()]].concat());
+        assert_eq!(again, want, "{name}");
+    }
+    // An existing folder with files is not touched.
+    let full = dir.path().join("games");
+    let before = std::fs::read_dir(&full).unwrap().count();
+    let refused = kifudex(&[&base[..], &["--export", full.to_str().unwrap()]].concat());
+    assert!(!refused.status.success());
+    assert_eq!(std::fs::read_dir(&full).unwrap().count(), before);
+    // Nothing temporary is left beside the outputs.
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.starts_with(".kifudex"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}

@@ -1,7 +1,7 @@
 //! Pattern search runs on every core (rayon over blocks of 64 games): its answers must not
 //! depend on how many. On fox_pro (10,348 real games, 162 blocks), each kind of answer
-//! (the SPEC's object with the date profile, a page of hits, the games with hits, an
-//! export of the matching games) is printed byte for byte the same with one thread and
+//! (the SPEC's object with the date profile, a page of hits, the games with hits, the
+//! matching games exported as SGF) is printed byte for byte the same with one thread and
 //! with three.
 
 use std::path::{Path, PathBuf};
@@ -90,4 +90,48 @@ fn answers_do_not_depend_on_the_number_of_threads() {
         assert!(answers[0].len() > 100, "{q:?}: a short answer");
         assert!(answers[0] == answers[1], "{q:?}: 1 and 3 threads differ");
     }
+    // The exported games: the same files with the same bytes.
+    let exports: Vec<Vec<(String, Vec<u8>)>> = ["1", "3"]
+        .iter()
+        .map(|t| {
+            let out = dir.path().join(format!("export-{t}"));
+            kifudex(
+                &[
+                    "pattern",
+                    "--pattern",
+                    "..../..../..X*/..*O",
+                    "--area",
+                    "0,0,0,0",
+                    "--year-from",
+                    "2019",
+                    "--index",
+                    index,
+                    "--export",
+                    out.to_str().unwrap(),
+                ],
+                t,
+            );
+            let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&out)
+                .unwrap()
+                .map(|e| {
+                    let e = e.unwrap();
+                    (
+                        e.file_name().into_string().unwrap(),
+                        std::fs::read(e.path()).unwrap(),
+                    )
+                })
+                .collect();
+            files.sort();
+            files
+        })
+        .collect();
+    assert!(
+        exports[0].len() > 100,
+        "{} games exported",
+        exports[0].len()
+    );
+    assert!(
+        exports[0] == exports[1],
+        "exports with 1 and 3 threads differ"
+    );
 }

@@ -6,13 +6,16 @@
 //! web API (`docs/PATTERNS.md`, objects in `docs/JSON.md`):
 //! - [`pattern_json`]: the SPEC's object (`kifudex pattern --json`, `/api/pattern`);
 //! - [`hits_json`]: a page of the hits (`kifudex pattern --hits --json`);
-//! - [`games_json`]: a page of the games with hits (`kifudex games --pattern --json`).
+//! - [`games_json`]: a page of the games with hits (`kifudex games --pattern --json`);
+//! - [`export::export_games`]: the games with hits as SGF files, a folder or a `.zip`
+//!   (`kifudex pattern --export PATH`).
 //!
 //! Each takes the index, its pattern data ([`PatternData::compute`] once per index, then
 //! [`PatternData::open`]) and a [`PatternRequest`] ([`PatternRequest::parse`] from the
 //! SPEC's parameters; set its `filter` and `by_year`).
 
 pub mod data;
+pub mod export;
 pub mod json;
 pub mod search;
 pub mod text;
