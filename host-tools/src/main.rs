@@ -39,6 +39,9 @@ enum Command {
         /// The index file (default: the bundled sample of 286 professional games, indexed
         /// in memory).
         index: Option<PathBuf>,
+        /// A book built with `--predictor`: its move predictor answers `predict`.
+        #[arg(long)]
+        predictor: Option<PathBuf>,
     },
     /// Answer the hint protocol (docs/HINTS.md) from a book: requests on standard input, one
     /// reply line each on standard output, as the firmware answers on its UART.
@@ -597,10 +600,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Pattern(a) => pattern_command(a),
-        Command::Shell { index } => {
+        Command::Shell { index, predictor } => {
             let (bytes, label) = load_index(index.as_deref())?;
             let index = open(&bytes, &label)?;
-            kifudex::shell::run(&index, &label)?;
+            let book = predictor.as_deref().map(open_index_file).transpose()?;
+            let table = match (&book, &predictor) {
+                (Some(bytes), Some(path)) => Some(kifudex::predict::suggest::book_predictor(
+                    bytes,
+                    &path.display().to_string(),
+                )?),
+                _ => None,
+            };
+            kifudex::shell::run(&index, &label, table.as_ref())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Hints { index, leds } => {

@@ -55,6 +55,21 @@ impl PlayBoard {
         self.replay.len()
     }
 
+    /// The last two moves, as the move predictor reads them: the last move, then the one
+    /// before it (`None` where a setup or the start of the game comes first).
+    pub fn last_moves(&self) -> kifudex_core::predict::History {
+        let n = self.replay.len();
+        let played = |back: usize| match n.checked_sub(back).and_then(|i| self.replay.step(i)) {
+            Some(Event::Play { mv, .. }) => Some(mv),
+            _ => None,
+        };
+        let last = played(1);
+        kifudex_core::predict::History {
+            last,
+            before: last.and(played(2)),
+        }
+    }
+
     /// Plays `mv` for `color` (the side to move when `None`); the other colour moves next.
     /// An illegal move (occupied, suicide, ko, history full) changes nothing.
     pub fn play(&mut self, mv: Move, color: Option<Color>) -> Result<(), MoveError> {

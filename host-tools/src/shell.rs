@@ -15,11 +15,13 @@ use std::fmt::Write as _;
 
 use kifudex_core::board::Board;
 use kifudex_core::index::Index;
-use kifudex_core::notation::{parse_bgo, parse_human, parse_sgf, Sgf, SgfMove};
+use kifudex_core::notation::{parse_bgo, parse_human, parse_sgf, Human, Sgf, SgfMove};
+use kifudex_core::predict::Predictor;
 use kifudex_core::{Color, Move, Transform};
 
 use crate::games::Page;
 use crate::pattern::{self, PatternData, PatternRequest};
+use crate::predict::suggest::predictions;
 use crate::present::{color_letter, result_text, text};
 use crate::session::{GameView, PlayBoard, Session};
 
@@ -50,6 +52,10 @@ const HELP: &[(&str, &str)] = &[
         "count only games of year FROM (to TO) in search and games; alone: show the filter",
     ),
     ("marks N", "show N next-move letters"),
+    (
+        "predict [N]",
+        "the move predictor's N most likely moves (default 5), marked as predictions (shell --predictor BOOK)",
+    ),
     (
         "games [N]",
         "the N newest games that reached the position (default 10)",
@@ -87,6 +93,7 @@ pub struct Shell<'a> {
     session: Session<'a>,
     marks: usize,
     patterns: Option<PatternData>,
+    predictor: Option<&'a Predictor<'a>>,
 }
 
 type CmdResult = Result<String, String>;
@@ -98,7 +105,13 @@ impl<'a> Shell<'a> {
             session: Session::new(index),
             marks: 12,
             patterns: None,
+            predictor: None,
         }
+    }
+
+    /// Lets `predict` rank moves with `predictor` (a book's, `kifudex build --predictor`).
+    pub fn set_predictor(&mut self, predictor: &'a Predictor<'a>) {
+        self.predictor = Some(predictor);
     }
 
     /// The current position.
@@ -127,6 +140,7 @@ impl<'a> Shell<'a> {
             "rotations" => no_args(cmd, args).map(|_| self.rotations_text()),
             "year" => self.cmd_year(args),
             "marks" => self.cmd_marks(args),
+            "predict" => self.cmd_predict(args),
             "games" => self.cmd_games(args),
             "replay" => self.cmd_replay(args),
             "next" => self.cmd_step(args, true),
@@ -344,6 +358,41 @@ impl<'a> Shell<'a> {
         Ok(format!("Marks: {n}\n"))
     }
 
+    fn cmd_predict(&mut self, args: &[&str]) -> CmdResult {
+        let n = match args {
+            [] => 5,
+            [n] => parse_count(n, "predict")?,
+            _ => return Err("usage: predict [N]".into()),
+        };
+        let predictor = self.predictor.ok_or(
+            "no move predictor: start the shell with --predictor BOOK (a book built with --predictor)",
+        )?;
+        let play = self.session.play_board();
+        let to_move = play.to_move();
+        let list = predictions(predictor, play.board(), to_move, play.last_moves(), n);
+        let mut s = format!(
+            "Predictions for {} (the move predictor, learnt from {} games; not moves of the games):\n",
+            color_name(to_move),
+            predictor.header().games
+        );
+        if list.is_empty() {
+            s.push_str("  no legal move\n");
+        }
+        let size = play.board().size();
+        for (i, p) in list.iter().enumerate() {
+            let mv = Move::Play(p.point);
+            let _ = writeln!(
+                s,
+                "  {:>2}. {:<4} {}  {:>5.1}%",
+                i + 1,
+                Human(mv, size).to_string(),
+                Sgf(mv),
+                p.probability * 100.0
+            );
+        }
+        Ok(s)
+    }
+
     fn cmd_games(&mut self, args: &[&str]) -> CmdResult {
         let limit = match args {
             [] => 10,
@@ -521,8 +570,15 @@ fn commands_text() -> String {
 
 /// Runs the shell on `index`, reading commands until `exit`, `quit` or the end of input.
 /// `label` says where the index comes from (printed once at the start).
-pub fn run(index: &Index<'_>, label: &str) -> anyhow::Result<()> {
+pub fn run<'a>(
+    index: &'a Index<'a>,
+    label: &str,
+    predictor: Option<&'a Predictor<'a>>,
+) -> anyhow::Result<()> {
     let mut shell = Shell::new(index);
+    if let Some(p) = predictor {
+        shell.set_predictor(p);
+    }
     crate::print_stdout(&format!(
         "kifudex shell: {label}, {} games. Type `help` for the commands.\n",
         index.game_count()

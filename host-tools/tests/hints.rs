@@ -1094,3 +1094,78 @@ fn firmware_replies_are_byte_identical_under_qemu() {
         host.stdout.len()
     );
 }
+
+/// The library call the shell and the web board rank moves with
+/// (`kifudex::predict::suggest::predictions`) gives the moves of every `guess` reply of the
+/// cross-check, in the same order (positions without symmetry, where the reply lists five
+/// distinct moves), with probabilities that fall and sum to at most 1.
+#[test]
+fn predictions_of_the_library_are_the_guess_replies() {
+    use kifudex::predict::suggest::{book_predictor, predictions};
+    use kifudex_core::predict::History;
+
+    let c = cross();
+    let out = hints(&c.book, &c.requests, &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let bytes = std::fs::read(&c.book).unwrap();
+    let predictor = book_predictor(&bytes, "cross.kdb").unwrap();
+    let replies = text(&out.stdout);
+    let requests = text(&c.requests);
+    let mut checked = 0;
+    for (request, reply) in requests.lines().zip(replies.lines()) {
+        let Some(guesses) = reply.strip_prefix("guess ") else {
+            continue;
+        };
+        let want: Vec<&str> = guesses.split(' ').skip(1).collect();
+        let words: Vec<&str> = request.split_whitespace().collect();
+        let (board, to_move, history) = match words.as_slice() {
+            ["moves", moves] => {
+                let (board, to_move) = position_after(moves, Size::STANDARD).unwrap();
+                let played: Vec<Move> = kifudex_core::notation::parse_moves(moves, Size::STANDARD)
+                    .map(Result::unwrap)
+                    .collect();
+                let back = |k: usize| played.len().checked_sub(k).map(|i| played[i]);
+                let history = History {
+                    last: back(1),
+                    before: back(2),
+                };
+                (board, to_move, history)
+            }
+            ["board", n, cells, rest @ ..] => {
+                let size = Size::square(n.parse().unwrap()).unwrap();
+                let stones: Vec<Stone> = cells
+                    .bytes()
+                    .map(|b| match b {
+                        b'X' => Stone::Black,
+                        b'O' => Stone::White,
+                        _ => Stone::Empty,
+                    })
+                    .collect();
+                let board = Board::from_cells(size, &stones).unwrap();
+                let to_move = match rest {
+                    ["B"] => Color::Black,
+                    ["W"] => Color::White,
+                    _ => by_counts(cells),
+                };
+                (board, to_move, History::default())
+            }
+            _ => panic!("a guess for {request:?}"),
+        };
+        if board.symmetries().0 != 1 || want.len() < 5 {
+            continue;
+        }
+        let got = predictions(&predictor, &board, to_move, history, 0);
+        let shown: Vec<String> = got
+            .iter()
+            .take(want.len())
+            .map(|p| format!("{}:{}", Sgf(Move::Play(p.point)), to_move.letter()))
+            .collect();
+        assert_eq!(shown, want, "{request}");
+        assert!(got.windows(2).all(|w| w[0].probability >= w[1].probability));
+        let sum: f64 = got.iter().map(|p| p.probability).sum();
+        assert!((sum - 1.0).abs() < 1e-9, "{sum}");
+        checked += 1;
+    }
+    assert!(checked >= 300, "only {checked} guesses checked");
+    eprintln!("{checked} guess replies equal to the library's predictions");
+}

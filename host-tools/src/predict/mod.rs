@@ -4,13 +4,15 @@
 //! positions into candidate feature records ([`dataset`]), learn the feature strengths by
 //! minorization-maximization ([`mm`]). [`eval::evaluate`] ranks the played moves of
 //! held-out games ([`games::is_test`] splits them off by a hash of their opening, so two
-//! records of one game are never on both sides).
+//! records of one game are never on both sides). [`suggest::predictions`] ranks the moves of
+//! one position for the shell and the web board.
 
 pub mod dataset;
 pub mod eval;
 pub mod games;
 pub mod harvest;
 pub mod mm;
+pub mod suggest;
 pub mod table;
 
 use rustc_hash::FxHashMap as HashMap;
