@@ -204,7 +204,8 @@ impl<'a, const N: usize> Hints<'a, N> {
     /// reply), lighting `leds`, until `quit` or the end of the input. Its working
     /// memory is on the stack: a [`LineReader`] (1,056 bytes) and a [`Workspace`] (a
     /// [`Reply`], a 164-byte board of stones only and `N` x 16 bytes of classes: 4,528
-    /// bytes for [`CAPACITY`](super::CAPACITY) on a 64-bit machine).
+    /// bytes for [`CAPACITY`](super::CAPACITY) on a 64-bit machine; and the predictor's
+    /// analysis of a position, about 3.7 KiB, and its guesses).
     pub fn serve<R: Read, W: Write, L: Leds>(
         &self,
         r: &mut R,
