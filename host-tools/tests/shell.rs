@@ -389,3 +389,83 @@ fn bad_input_never_ends_the_shell() {
     // bGo: 210 games open on a 4-4 point.
     assert_eq!(s[0].total, 210);
 }
+
+/// `predict` with a book's move predictor (`shell --predictor BOOK`): the shell's moves are
+/// those of the `guess` reply that `kifudex hints` gives for the same moves (the shell's
+/// board knows the last two moves, as a `moves` request does); without a predictor the
+/// command is one error line.
+#[test]
+fn predict_lists_the_guesses_of_the_hint_protocol() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("book.kdb");
+    let archive = sample_archive();
+    let o = kifudex(&[
+        "build",
+        archive.to_str().unwrap(),
+        "-o",
+        book.to_str().unwrap(),
+        "--quiet",
+        "--profile",
+        "mcu",
+        "--max-moves",
+        "2",
+        "--predictor",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+
+    // Not in the book (two moves at most), no symmetry.
+    let moves = "pd,dp,pp,dc,qf";
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kifudex"))
+        .args(["hints", "--index", book.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(format!("moves {moves}\nquit\n").as_bytes())
+        .unwrap();
+    let reply = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    let guesses: Vec<String> = reply
+        .trim_end()
+        .strip_prefix("guess ")
+        .unwrap_or_else(|| panic!("{reply}"))
+        .split(' ')
+        .skip(1)
+        .map(|g| g.split(':').next().unwrap().to_string())
+        .collect();
+    assert_eq!(guesses.len(), 5, "{reply}");
+
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_kifudex"));
+    let mut child = cmd
+        .args(["shell", "--predictor", book.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = format!("play {}\npredict 5\n", moves.replace(',', " "));
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    let at = out.find("Predictions for White").expect(&out);
+    let listed: Vec<String> = out[at..]
+        .lines()
+        .skip(1)
+        .take(5)
+        .map(|l| l.split_whitespace().nth(2).unwrap().to_string())
+        .collect();
+    assert_eq!(listed, guesses, "{out}");
+    assert!(out[at..].contains("not moves of the games"), "{out}");
+
+    let (out, _) = shell(None, b"predict\n");
+    assert!(
+        out.contains("error: no move predictor"),
+        "without a predictor: {out}"
+    );
+}
