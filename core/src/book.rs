@@ -106,7 +106,7 @@ pub struct BookHeader {
     /// `--max-next` (0: no cap): at most this many next moves kept per position.
     pub max_next: u32,
     /// Games the book was built from.
-    pub games: u32,
+    pub games: u64,
     /// Stored positions.
     pub positions: u64,
     /// Stored next moves.

@@ -545,7 +545,7 @@ pub struct RecordJson {
     pub member: Option<String>,
     /// A stored game's tree within its file.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tree: Option<u32>,
+    pub tree: Option<u64>,
     /// A pasted text's count of game trees.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub games_in_text: Option<usize>,
@@ -744,11 +744,11 @@ pub struct IndexBackend {
 }
 
 impl IndexBackend {
-    /// Opens (and validates) an index held in memory for the life of the process (the
-    /// server's): the bytes are leaked on purpose, so the index can be shared by every
-    /// request without a copy.
-    pub fn new(bytes: Vec<u8>, label: String) -> anyhow::Result<IndexBackend> {
-        let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+    /// Opens an index (its structure checked, [`Index::open`]) held for the life of the
+    /// process (the server's): memory-mapped ([`crate::open_index_file`]) or in memory,
+    /// leaked on purpose, so the index can be shared by every request without a copy.
+    pub fn new(bytes: impl Into<crate::IndexBytes>, label: String) -> anyhow::Result<IndexBackend> {
+        let bytes: &'static crate::IndexBytes = Box::leak(Box::new(bytes.into()));
         let index =
             Index::open(bytes).map_err(|e| anyhow::anyhow!("{label}: not a valid index: {e}"))?;
         Ok(IndexBackend {
@@ -761,8 +761,12 @@ impl IndexBackend {
 
     /// Adds the move predictor of a book built with `--profile mcu --predictor` (read and
     /// validated as `kifudex hints` reads it; kept for the life of the process).
-    pub fn with_predictor(mut self, book: Vec<u8>, label: &str) -> anyhow::Result<IndexBackend> {
-        let bytes: &'static [u8] = Box::leak(book.into_boxed_slice());
+    pub fn with_predictor(
+        mut self,
+        book: impl Into<crate::IndexBytes>,
+        label: &str,
+    ) -> anyhow::Result<IndexBackend> {
+        let bytes: &'static crate::IndexBytes = Box::leak(Box::new(book.into()));
         let book: &'static Book<'static> = Box::leak(Box::new(
             Book::open(bytes).map_err(|e| anyhow::anyhow!("{label}: not a valid book: {e}"))?,
         ));

@@ -27,10 +27,12 @@ fn section(s: &mut String, name: &str, sec: &Section) {
     );
 }
 
-/// Describes an index or a book after validating it completely.
-pub fn describe(bytes: &[u8]) -> Result<String> {
+/// Describes an index or a book. A book is always validated completely; an index only
+/// structurally ([`Index::open`]), unless `verify` asks for the whole check
+/// ([`Index::verify`]: the body's checksum and every record).
+pub fn describe(bytes: &[u8], verify: bool) -> Result<String> {
     let mut s = String::new();
-    if Container::open(bytes, Kind::Book).is_ok() {
+    if Container::open_structure(bytes, Kind::Book).is_ok() {
         let book = Book::open(bytes).map_err(|e| anyhow!("not a valid book: {e}"))?;
         let h = book.header();
         let _ = writeln!(s, "kifudex book (microcontroller), {} bytes", bytes.len());
@@ -60,7 +62,12 @@ pub fn describe(bytes: &[u8]) -> Result<String> {
         section(&mut s, "next", &h.next);
         return Ok(s);
     }
-    let index = Index::open(bytes).map_err(|e| anyhow!("not a valid index: {e}"))?;
+    let index = if verify {
+        Index::open_verified(bytes)
+    } else {
+        Index::open(bytes)
+    }
+    .map_err(|e| anyhow!("not a valid index: {e}"))?;
     let h = index.header();
     let _ = writeln!(
         s,
@@ -83,14 +90,46 @@ pub fn describe(bytes: &[u8]) -> Result<String> {
         },
         sizes(&h.sizes)
     );
-    section(&mut s, "games", &h.games_section);
-    section(&mut s, "string index", &h.string_index);
-    section(&mut s, "strings", &h.strings);
-    section(&mut s, "moves", &h.moves);
-    section(&mut s, "setup", &h.setup);
-    section(&mut s, "occurrences", &h.occurrences_section);
-    section(&mut s, "buckets", &h.buckets);
-    section(&mut s, "shared", &h.shared);
-    section(&mut s, "next", &h.next);
+    if verify {
+        let _ = writeln!(s, "  verified: checksums and every record");
+    }
+    for (name, sec) in [
+        ("games", &h.games_section),
+        ("game moves", &h.game_moves),
+        ("game setup", &h.game_setup),
+        ("string index", &h.string_index),
+        ("strings", &h.strings),
+        ("moves", &h.moves),
+        ("setup", &h.setup),
+        ("occurrences", &h.occurrences_section),
+        ("buckets", &h.buckets),
+        ("shared keys", &h.shared_keys),
+        ("shared starts", &h.shared_starts),
+        ("shared counts", &h.shared_counts),
+        ("shared next", &h.shared_next),
+        ("next", &h.next),
+        ("next black wins", &h.next_black),
+        ("next white wins", &h.next_white),
+    ] {
+        section(&mut s, name, sec);
+    }
     Ok(s)
+}
+
+/// Verifies an index or a book completely (checksums and every record); says what it is.
+pub fn verify(bytes: &[u8]) -> Result<String> {
+    if Container::open_structure(bytes, Kind::Book).is_ok() {
+        let book = Book::open(bytes).map_err(|e| anyhow!("not a valid book: {e}"))?;
+        return Ok(format!(
+            "a valid book ({} positions, {} next moves)",
+            book.header().positions,
+            book.header().next_moves
+        ));
+    }
+    let index = Index::open_verified(bytes).map_err(|e| anyhow!("not a valid index: {e}"))?;
+    Ok(format!(
+        "a valid index ({} games, {} positions)",
+        index.header().games,
+        index.header().positions
+    ))
 }

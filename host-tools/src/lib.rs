@@ -1,7 +1,7 @@
 //! The desktop side of kifudex: reading SGF collections, building indexes and books,
 //! and presenting searches (command line, shell). The `kifudex` binary is a thin layer
 //! over this library.
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod api;
@@ -10,6 +10,7 @@ pub mod games;
 pub mod hints;
 pub mod info;
 pub mod input;
+pub mod mapped;
 pub mod pattern;
 pub mod patterns;
 pub mod predict;
@@ -35,7 +36,10 @@ pub fn print_stdout(text: &str) -> Result<()> {
     }
 }
 
-/// Reads an index or book file into memory.
-pub fn open_index_file(path: &Path) -> Result<Vec<u8>> {
-    std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
+pub use mapped::IndexBytes;
+
+/// Opens an index or book file: memory-mapped ([`mapped::map_file`]), so that opening costs
+/// time independent of the file's size.
+pub fn open_index_file(path: &Path) -> Result<IndexBytes> {
+    mapped::map_file(path)
 }

@@ -11,7 +11,7 @@ use kifudex::games::{GameFilter, Page};
 use kifudex::pattern::{self, PatternData, PatternRequest};
 use kifudex::predict::TrainOptions;
 use kifudex::present::text;
-use kifudex::{open_index_file, print_stdout};
+use kifudex::{open_index_file, print_stdout, IndexBytes};
 use kifudex_core::index::Index;
 use kifudex_web::{Filter, GamesRequest, Position, SearchRequest, Side, Sort};
 
@@ -89,6 +89,15 @@ enum Command {
     Info {
         /// The index file.
         #[arg(long)]
+        index: PathBuf,
+        /// Also verify the whole file (checksums and every record), as `verify` does.
+        #[arg(long)]
+        verify: bool,
+    },
+    /// Verify an index or book completely: checksums and every record (opening an index
+    /// for a search checks only its structure).
+    Verify {
+        /// The index or book file.
         index: PathBuf,
     },
 }
@@ -439,11 +448,11 @@ fn print_answer(answer: std::result::Result<String, kifudex_web::ApiError>) -> R
 }
 
 /// The index file's bytes, or the bundled sample's index built in memory; and a label.
-fn load_index(path: Option<&Path>) -> Result<(Vec<u8>, String)> {
+fn load_index(path: Option<&Path>) -> Result<(IndexBytes, String)> {
     match path {
         Some(p) => Ok((open_index_file(p)?, p.display().to_string())),
         None => Ok((
-            kifudex::sample::sample_index()?,
+            kifudex::sample::sample_index()?.into(),
             format!("the bundled sample ({})", kifudex::sample::SAMPLE_NAME),
         )),
     }
@@ -662,11 +671,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Info { index } => {
+        Command::Info { index, verify } => {
             let bytes = open_index_file(&index)?;
             print_stdout(
-                &kifudex::info::describe(&bytes).with_context(|| format!("{}", index.display()))?,
+                &kifudex::info::describe(&bytes, verify)
+                    .with_context(|| format!("{}", index.display()))?,
             )?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Verify { index } => {
+            let bytes = open_index_file(&index)?;
+            let what =
+                kifudex::info::verify(&bytes).with_context(|| format!("{}", index.display()))?;
+            print_stdout(&format!("{}: {what}\n", index.display()))?;
             Ok(ExitCode::SUCCESS)
         }
     }

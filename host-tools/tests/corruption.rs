@@ -1,5 +1,6 @@
-//! Truncated, corrupted and hostile index and book files: `open` returns an error, never
-//! panics, and a file it accepts never makes a search panic.
+//! Truncated, corrupted and hostile index and book files: a full verification
+//! (`Index::open_verified`, `Book::open`) refuses them, never panics, and whatever a
+//! structural open (`Index::open`, what a search does) accepts never makes a read panic.
 //!
 //! "Hostile" files have correct checksums: a header field, section descriptor or record is
 //! changed and the container is re-sealed with [`Container::preamble`], so only the
@@ -7,17 +8,15 @@
 
 use kifudex_core::book::{Book, BookHeader};
 use kifudex_core::format::{align8, Container, Kind, Section, PREAMBLE_LEN};
-use kifudex_core::index::{GameRow, Index, IndexHeader};
+use kifudex_core::index::{Index, IndexHeader};
 use kifudex_core::{Board, Size};
 use proptest::prelude::*;
 
 /// Byte offsets in a game row, as `docs/FORMAT.md` states them (the test patches the bytes
 /// directly, without the core's codec).
 mod game_row {
-    pub const MOVE_START: usize = 0;
-    pub const MOVE_COUNT: usize = 4;
-    pub const WIDTH: usize = 20;
-    pub const STRINGS: usize = 32;
+    pub const WIDTH: usize = 4;
+    pub const STRINGS: usize = 16;
 }
 
 const GOLDEN_INDEX: &[u8] = include_bytes!("../../core/tests/data/golden.kdx");
@@ -166,8 +165,14 @@ fn every_flip_is_an_error() {
         ("index", GOLDEN_INDEX, Kind::Index),
         ("book", GOLDEN_BOOK, Kind::Book),
     ] {
+        let boards = boards();
         let open = |f: &[u8]| match kind {
-            Kind::Index => Index::open(f).map(|_| ()),
+            Kind::Index => {
+                if let Ok(idx) = Index::open(f) {
+                    exercise_index(&idx, &boards);
+                }
+                Index::open_verified(f).map(|_| ())
+            }
             Kind::Book => Book::open(f).map(|_| ()),
         };
         let c = Container::open(file, kind).unwrap();
@@ -222,28 +227,34 @@ fn hostile_index_files_are_refused() {
             Box::new(|h, b| set_bits(b, &h.moves, 0, 0, 9, 362)),
         ),
         (
-            "game move count too large",
+            "game moves decreasing",
             Box::new(|h, b| {
-                let at = h.games_section.offset as usize + game_row::MOVE_COUNT;
-                let v = u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
-                b[at..at + 4].copy_from_slice(&(v + 1).to_le_bytes());
+                let w = h.game_moves.width_bits;
+                let v = get_bits(b, &h.game_moves, 2, 0, w);
+                set_bits(b, &h.game_moves, 1, 0, w, v + 1);
             }),
         ),
         (
-            "last game's move count too large",
+            "moves past the last game's end",
             Box::new(|h, b| {
-                let at = (h.games_section.offset as usize)
-                    + (h.games as usize - 1) * GameRow::BYTES
-                    + game_row::MOVE_COUNT;
-                let v = u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
-                b[at..at + 4].copy_from_slice(&(v + 1000).to_le_bytes());
+                let (w, last) = (h.game_moves.width_bits, h.game_moves.count - 1);
+                set_bits(b, &h.game_moves, last, 0, w, n_moves - 1);
             }),
         ),
         (
             "game move start past the moves",
             Box::new(|h, b| {
-                let at = h.games_section.offset as usize + GameRow::BYTES + game_row::MOVE_START;
-                b[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+                let w = h.game_moves.width_bits;
+                set_bits(b, &h.game_moves, 1, 0, w, (1 << w) - 1);
+            }),
+        ),
+        (
+            "setup starts decreasing",
+            Box::new(|h, b| {
+                let w = h.game_setup.width_bits;
+                let last = h.game_setup.count - 1;
+                let total = get_bits(b, &h.game_setup, last, 0, w);
+                set_bits(b, &h.game_setup, 1, 0, w, total + 1);
             }),
         ),
         (
@@ -266,7 +277,8 @@ fn hostile_index_files_are_refused() {
             "string id past the pool",
             Box::new(|h, b| {
                 let at = h.games_section.offset as usize + game_row::STRINGS;
-                b[at..at + 4].copy_from_slice(&(h.string_index.count as u32).to_le_bytes());
+                let n = h.id_bytes as usize;
+                b[at..at + n].copy_from_slice(&h.string_index.count.to_le_bytes()[..n]);
             }),
         ),
         (
@@ -335,23 +347,37 @@ fn hostile_index_files_are_refused() {
         (
             "shared row's occurrences past the end",
             Box::new(move |h, b| {
-                let at = h.shared.offset as usize + 12;
-                b[at..at + 4].copy_from_slice(&(n_occ as u32 + 1).to_le_bytes());
+                let w = h.shared_counts.width_bits;
+                set_bits(b, &h.shared_counts, 0, 0, w, (1 << w) - 1);
             }),
         ),
         (
             "shared row's occurrences end inside a position",
             Box::new(move |h, b| {
-                let at = h.shared.offset as usize + 12;
-                let v = u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
-                b[at..at + 4].copy_from_slice(&(v - 1).to_le_bytes());
+                let w = h.shared_counts.width_bits;
+                let v = get_bits(b, &h.shared_counts, 0, 0, w);
+                set_bits(b, &h.shared_counts, 0, 0, w, v - 1);
             }),
         ),
         (
             "shared row's next moves past the end",
             Box::new(|h, b| {
-                let at = h.shared.offset as usize + 20;
-                b[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+                let w = h.shared_next.width_bits;
+                set_bits(b, &h.shared_next, 1, 0, w, (1 << w) - 1);
+            }),
+        ),
+        (
+            "shared keys unsorted",
+            Box::new(|h, b| {
+                set_bits(b, &h.shared_keys, 0, 0, 64, u64::MAX);
+            }),
+        ),
+        (
+            "next-move wins above the count",
+            Box::new(|h, b| {
+                let w = h.next_black.width_bits;
+                set_bits(b, &h.next_black, 0, 0, w, (1 << w) - 1);
+                set_bits(b, &h.next_white, 0, 0, w, (1 << w) - 1);
             }),
         ),
         (
@@ -392,6 +418,18 @@ fn hostile_index_files_are_refused() {
         ("bucket bits 200", Box::new(|h, _| h.bucket_bits = 200)),
         ("ply bits 0", Box::new(|h, _| h.ply_bits = 0)),
         ("ply bits 64", Box::new(|h, _| h.ply_bits = 64)),
+        ("id bytes 0", Box::new(|h, _| h.id_bytes = 0)),
+        ("id bytes 9", Box::new(|h, _| h.id_bytes = 9)),
+        ("count bits 0", Box::new(|h, _| h.count_bits = 0)),
+        ("games past u32", Box::new(|h, _| h.games = 1 << 32)),
+        (
+            "next wins column shorter",
+            Box::new(|h, _| h.next_black.count -= 1),
+        ),
+        (
+            "shared next column without its total",
+            Box::new(|h, _| h.shared_next.count -= 1),
+        ),
         ("rem bits 255", Box::new(|h, _| h.rem_bits = 255)),
         ("count bits 255", Box::new(|h, _| h.count_bits = 255)),
         ("no size listed", Box::new(|h, _| h.sizes = [0; 19])),
@@ -400,13 +438,11 @@ fn hostile_index_files_are_refused() {
     for (name, edit) in cases {
         let f = hostile_index(edit);
         assert_ne!(f, GOLDEN_INDEX, "{name}: no change");
-        match Index::open(&f) {
-            Err(_) => {}
-            Ok(idx) => {
-                exercise_index(&idx, &boards);
-                panic!("{name}: accepted");
-            }
+        // What a structural open accepts, reads never panic on; the full check refuses it.
+        if let Ok(idx) = Index::open(&f) {
+            exercise_index(&idx, &boards);
         }
+        assert!(Index::open_verified(&f).is_err(), "{name}: accepted");
     }
 }
 

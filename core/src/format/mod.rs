@@ -18,9 +18,12 @@
 //! ```
 //!
 //! Every multi-byte number is little-endian, whatever the machine. A reader checks the
-//! magic, version, kind, both checksums and every section's bounds and record count before
-//! it hands out a single record, so a truncated, corrupted or hostile file is an error
-//! value, never a panic or an out-of-bounds read. `docs/FORMAT.md` describes each kind.
+//! magic, version, kind, the header's checksum and every section's bounds and record count
+//! before it hands out a single record, so a truncated, corrupted or hostile file is an
+//! error value, never a panic or an out-of-bounds read. The body's checksum is checked by
+//! [`Container::open`] (the book, `kifudex verify`); [`Container::open_structure`] skips it,
+//! so that opening a large index memory-mapped costs time independent of its size (its
+//! readers then clamp every read). `docs/FORMAT.md` describes each kind.
 
 use serde::{Deserialize, Serialize};
 
@@ -37,7 +40,7 @@ pub use writer::{BitWriter, Body, EncodedFile};
 /// The first 8 bytes of every kifudex file.
 pub const MAGIC: [u8; 8] = *b"KIFUDEX\x1a";
 /// The container and section layout version this crate reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 /// Size of the fixed preamble before the header.
 pub const PREAMBLE_LEN: usize = 40;
 
@@ -167,6 +170,8 @@ pub struct Container<'a> {
     pub header: &'a [u8],
     /// The sections.
     pub body: &'a [u8],
+    /// The body's CRC-32 as the preamble states it ([`Container::check_body`]).
+    pub body_crc: u32,
 }
 
 fn u32_at(bytes: &[u8], at: usize) -> Result<u32, FormatError> {
@@ -191,6 +196,22 @@ pub const fn align8(n: usize) -> usize {
 impl<'a> Container<'a> {
     /// Checks the preamble, both checksums and the lengths of `file`, expecting `kind`.
     pub fn open(file: &'a [u8], kind: Kind) -> Result<Container<'a>, FormatError> {
+        let c = Container::open_structure(file, kind)?;
+        c.check_body()?;
+        Ok(c)
+    }
+
+    /// Checks the body's checksum (a pass over the whole body).
+    pub fn check_body(&self) -> Result<(), FormatError> {
+        if crc32(self.body) != self.body_crc {
+            return Err(FormatError::BodyChecksum);
+        }
+        Ok(())
+    }
+
+    /// [`Container::open`] without the body's checksum: the preamble, the header's checksum,
+    /// the padding and the lengths, in time independent of the body's size.
+    pub fn open_structure(file: &'a [u8], kind: Kind) -> Result<Container<'a>, FormatError> {
         if file.len() < PREAMBLE_LEN {
             return Err(
                 if file.get(..8.min(file.len())) == MAGIC.get(..8.min(file.len())) {
@@ -243,10 +264,12 @@ impl<'a> Container<'a> {
         if file.len() > body_end {
             return Err(FormatError::TrailingBytes);
         }
-        if crc32(body) != body_crc {
-            return Err(FormatError::BodyChecksum);
-        }
-        Ok(Container { kind, header, body })
+        Ok(Container {
+            kind,
+            header,
+            body,
+            body_crc,
+        })
     }
 
     /// Decodes the postcard header into `H` followed by an optional part `E`: a file

@@ -230,7 +230,9 @@ impl Iterator for PackedIter<'_> {
 /// Extracts the bit field `[shift, shift + bits)` of `v`.
 #[inline(always)]
 pub const fn field(v: u64, shift: u32, bits: u32) -> u64 {
-    if bits >= 64 {
+    if bits == 0 || shift >= 64 {
+        0
+    } else if bits >= 64 {
         v >> shift
     } else {
         (v >> shift) & ((1u64 << bits) - 1)

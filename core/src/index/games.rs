@@ -1,7 +1,7 @@
 //! The index's games: their information ([`Game`], texts from the string pool) and their
 //! stored main lines ([`IndexGame`], a [`StoredGame`]: events and replays).
 
-use super::{GameRow, Index};
+use super::{GameLayout, Index};
 use crate::board::{Board, Hashed, Tracking};
 use crate::event::Event;
 use crate::format::Packed;
@@ -53,7 +53,7 @@ pub struct Game<'a> {
     /// The member of an archive, or empty.
     pub member: &'a str,
     /// The game tree's index within its file.
-    pub tree: u32,
+    pub tree: u64,
     /// Number of moves stored.
     pub move_count: u32,
 }
@@ -128,10 +128,13 @@ impl StoredGame for IndexGame<'_> {
 
 impl<'a> Index<'a> {
     #[inline(always)]
-    fn string(&self, id: u32) -> &'a str {
+    fn string(&self, id: u64) -> &'a str {
+        let Ok(id) = usize::try_from(id) else {
+            return "";
+        };
         let (a, b) = (
-            self.string_index.at(id as usize),
-            self.string_index.at(id as usize + 1),
+            self.string_index.at(id),
+            self.string_index.at(id.saturating_add(1)),
         );
         self.strings
             .get(a as usize..b as usize)
@@ -141,8 +144,12 @@ impl<'a> Index<'a> {
 
     /// Game `id`'s information.
     pub fn game(&self, id: u32) -> Option<Game<'a>> {
-        let row = GameRow::decode(self.games.row(id as usize)?);
+        let row = self
+            .header
+            .game_layout()
+            .decode(self.games.row(id as usize)?);
         let s = &row.strings;
+        let (move_start, move_end) = self.moves_of(id);
         Some(Game {
             id,
             black: self.string(s.black),
@@ -165,8 +172,24 @@ impl<'a> Index<'a> {
             name: self.string(s.name),
             size: row.size()?,
             tree: row.tree,
-            move_count: row.move_count,
+            move_count: (move_end - move_start).min(u32::MAX as u64) as u32,
         })
+    }
+
+    /// The range `[start, end)` of game `id`'s records in a column of starts (`game_moves`
+    /// or `game_setup`), clamped to the `len` records it indexes (empty where the column is
+    /// not increasing).
+    #[inline]
+    fn range_of(starts: &Packed<'_>, id: u32, len: usize) -> (u64, u64) {
+        let len = len as u64;
+        let end = starts.at(id as usize + 1).min(len);
+        (starts.at(id as usize).min(end), end)
+    }
+
+    /// Game `id`'s moves: `[start, end)` in `moves`.
+    #[inline]
+    pub(super) fn moves_of(&self, id: u32) -> (u64, u64) {
+        Index::range_of(&self.game_moves, id, self.moves.len())
     }
 
     /// Game `id`'s stored main line: its events ([`StoredGame::events`]) and its replay
@@ -174,16 +197,16 @@ impl<'a> Index<'a> {
     #[inline]
     pub fn stored_game(&self, id: u32) -> Option<IndexGame<'a>> {
         let row = self.games.row(id as usize)?;
-        let (move_start, move_count) = GameRow::moves_of(row);
-        let (setup_start, setup_count) = GameRow::setup_of(row);
+        let (move_start, move_end) = self.moves_of(id);
+        let (setup_start, setup_end) = Index::range_of(&self.game_setup, id, self.setup.len());
         Some(IndexGame {
-            size: GameRow::size_of(row)?,
+            size: GameLayout::size_of(row)?,
             moves: self.moves,
             move_start: move_start as usize,
-            move_count,
+            move_count: (move_end - move_start).min(u32::MAX as u64) as u32,
             setup: self.setup,
             setup_start: setup_start as usize,
-            setup_count,
+            setup_count: (setup_end - setup_start).min(u32::MAX as u64) as u32,
         })
     }
 
@@ -205,39 +228,26 @@ impl<'a> Index<'a> {
     }
 
     /// The first global move number of game `id` (its index in `moves`).
-    pub(super) fn move_start(&self, id: u32) -> usize {
-        self.games
-            .row(id as usize)
-            .map_or(0, |row| GameRow::move_start_of(row) as usize)
+    pub(super) fn move_start(&self, id: u32) -> u64 {
+        self.moves_of(id).0
     }
 
     /// The move with global number `ply`.
-    pub(super) fn global_move(&self, ply: usize) -> (Color, Move) {
-        decode_move(self.moves.at(ply)).unwrap_or((Color::Black, Move::Pass))
+    pub(super) fn global_move(&self, ply: u64) -> (Color, Move) {
+        decode_move(self.moves.at(ply as usize)).unwrap_or((Color::Black, Move::Pass))
     }
 
     /// The game holding global move number `ply`.
     #[inline]
     pub(super) fn game_of_ply(&self, ply: u64) -> u32 {
-        // Games are stored in move order.
-        let mut lo = 0usize;
-        let mut hi = self.games.len();
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            let start = self
-                .games
-                .row(mid)
-                .map(|r| GameRow::move_start_of(r) as u64)
-                .unwrap_or(u64::MAX);
-            if start <= ply {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        // The last game starting at or before `ply` holds it: a game without moves
-        // shares its start with the next game, which then comes later in the order.
-        let g = lo.saturating_sub(1);
+        // Games are stored in move order: the last game starting at or before `ply` holds
+        // it (a game without moves shares its start with the next game, which then comes
+        // later in the order).
+        let n = self.games.len();
+        let g = self
+            .game_moves
+            .partition_point(0, n, |start| start <= ply)
+            .saturating_sub(1);
         g as u32
     }
 }

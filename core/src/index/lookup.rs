@@ -49,15 +49,21 @@ impl<'a> Index<'a> {
         let lay = self.header.occurrence_layout();
         let ply = lay.ply(v);
         let game = self.game_of_ply(ply);
+        let move_number = ply.checked_sub(self.move_start(game))?;
         Some(Occurrence {
             game,
-            move_number: (ply as usize).checked_sub(self.move_start(game))? as u32,
+            move_number: u32::try_from(move_number).ok()?,
             orientation: lay.orientation(v),
         })
     }
 
     /// Whether occurrence `i` is the position `query` (exactly, by replay).
-    fn verify<T: Tracking>(&self, i: usize, query: &Board<T>, to_canonical: Transform) -> bool {
+    fn is_position<T: Tracking>(
+        &self,
+        i: usize,
+        query: &Board<T>,
+        to_canonical: Transform,
+    ) -> bool {
         let Some(occ) = self.occurrence_at(i) else {
             return false;
         };
@@ -120,47 +126,28 @@ impl<'a> Index<'a> {
         }
         let fp = fingerprint(key);
         // Popular positions: the shared table.
-        let first = {
-            let (mut lo, mut hi) = (0usize, self.shared.len());
-            while lo < hi {
-                let mid = lo + (hi - lo) / 2;
-                if self
-                    .shared
-                    .row(mid)
-                    .map(SharedRow::fingerprint_of)
-                    .unwrap_or(u64::MAX)
-                    < fp
-                {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
+        let n_shared = self.shared_keys.len();
+        let mut r = self.shared_keys.partition_point(0, n_shared, |k| k < fp);
+        while r < n_shared && self.shared_keys.at(r) == fp {
+            if let Some(row) = self.shared_row(r) {
+                let os = row.first_occurrence as usize;
+                if self.is_position(os, query, to_canonical) {
+                    return Some(Found {
+                        start: os,
+                        end: os + row.occurrences as usize,
+                        shared: Some(r),
+                        to_canonical,
+                    });
                 }
-            }
-            lo
-        };
-        let mut r = first;
-        while let Some(row) = self.shared.row(r).map(SharedRow::decode) {
-            if row.fingerprint != fp {
-                break;
-            }
-            let (os, oc) = (row.first_occurrence as usize, row.occurrences as usize);
-            if self.verify(os, query, to_canonical) {
-                return Some(Found {
-                    start: os,
-                    end: os + oc,
-                    shared: Some(r),
-                    to_canonical,
-                });
             }
             r += 1;
         }
         // Every position: the occurrence buckets.
         let lay = self.header.occurrence_layout();
         let (bucket, rem) = self.header.split().split(fp);
-        let (bs, be) = (
-            self.buckets.at(bucket as usize) as usize,
-            self.buckets.at(bucket as usize + 1) as usize,
-        );
+        let n_occ = self.occ.len();
+        let be = (self.buckets.at(bucket as usize + 1) as usize).min(n_occ);
+        let bs = (self.buckets.at(bucket as usize) as usize).min(be);
         let mut i = self.occ.partition_point(bs, be, |v| lay.rem(v) < rem);
         while i < be {
             let v = self.occ.at(i);
@@ -171,7 +158,7 @@ impl<'a> Index<'a> {
             while end < be && !lay.starts_position(self.occ.at(end)) {
                 end += 1;
             }
-            if self.verify(i, query, to_canonical) {
+            if self.is_position(i, query, to_canonical) {
                 return Some(Found {
                     start: i,
                     end,
@@ -182,6 +169,29 @@ impl<'a> Index<'a> {
             i = end;
         }
         None
+    }
+
+    /// Shared position `r` (its occurrences and next moves clamped to their sections).
+    pub(super) fn shared_row(&self, r: usize) -> Option<SharedRow> {
+        let fingerprint = self.shared_keys.get(r)?;
+        let n_occ = self.occ.len() as u64;
+        let first_occurrence = self.shared_starts.at(r).min(n_occ);
+        let occurrences = self.shared_counts.at(r).min(n_occ - first_occurrence);
+        let n_next = self.next.len() as u64;
+        let next_end = self.shared_next.at(r + 1).min(n_next);
+        let first_next = self.shared_next.at(r).min(next_end);
+        Some(SharedRow {
+            fingerprint,
+            first_occurrence,
+            occurrences,
+            first_next,
+            next_count: next_end - first_next,
+        })
+    }
+
+    /// Number of shared positions.
+    pub fn shared_count(&self) -> usize {
+        self.shared_keys.len()
     }
 
     /// The occurrences of a found position, newest game first.

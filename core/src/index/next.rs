@@ -30,7 +30,7 @@ impl<'a> Index<'a> {
             if !keep(&game) {
                 continue;
             }
-            let (color, mv) = self.global_move(ply as usize);
+            let (color, mv) = self.global_move(ply);
             let winner = game.winner;
             let m = NextMove {
                 color,
@@ -106,17 +106,21 @@ impl NextMoveSource for Index<'_> {
         found: &Found,
         mut visit: impl FnMut(NextMove, Transform) -> Result<(), E>,
     ) -> Result<(), E> {
-        let Some(row) = found.shared.and_then(|r| self.shared.row(r)) else {
+        let Some(row) = found.shared.and_then(|r| self.shared_row(r)) else {
             return self.for_each_occurrence_move(found, |_| true, visit);
         };
         // A popular position: its precomputed statistics, in canonical orientation.
-        let row = super::SharedRow::decode(row);
         let to_query = found.to_canonical.inverse();
         let layout = self.header.next_layout();
         let start = row.first_next as usize;
         for i in start..start + row.next_count as usize {
-            if let Some(m) = layout.decode(self.next.at(i)) {
-                visit(m, to_query)?;
+            let records = [
+                self.next.at(i),
+                self.next_black.at(i),
+                self.next_white.at(i),
+            ];
+            if let Some(m) = layout.decode(records) {
+                visit(m.next_move(), to_query)?;
             }
         }
         Ok(())

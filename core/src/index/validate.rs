@@ -1,9 +1,19 @@
-//! The index's complete validation at open: every record is checked against the others,
-//! so that nothing read later can point outside the file or hold an impossible value.
+//! The index's complete validation ([`Index::verify`]): every record is checked against the
+//! others, so that every answer the index gives is the one its builder meant. (Reads are
+//! safe without it: [`Index::open`] checks the structure and every read is clamped.)
 
-use super::{GameRow, Index, SharedRow};
-use crate::format::FormatError;
+use super::Index;
+use crate::format::{FormatError, Packed};
 use crate::stored::{decode_move, SetupRecord};
+
+/// Whether `col` starts at 0, never decreases and ends at `total`.
+fn offsets_ok(col: &Packed<'_>, total: u64) -> bool {
+    let n = col.len();
+    if n == 0 || col.at(0) != 0 || col.at(n - 1) != total {
+        return false;
+    }
+    (1..n).all(|i| col.at(i - 1) <= col.at(i))
+}
 
 impl Index<'_> {
     /// Checks every record (see the module documentation).
@@ -16,78 +26,59 @@ impl Index<'_> {
 
     /// Strings: monotonic offsets within the pool, valid UTF-8.
     fn validate_strings(&self) -> Result<(), FormatError> {
-        let bad = Err(FormatError::BadRecord);
-        let n_str = self.string_index.len();
-        if n_str == 0
-            || self.string_index.at(0) != 0
-            || self.string_index.at(n_str - 1) != self.strings.len() as u64
-        {
-            return bad;
+        if !offsets_ok(&self.string_index, self.strings.len() as u64) {
+            return Err(FormatError::BadRecord);
         }
-        for i in 1..n_str {
+        for i in 1..self.string_index.len() {
             let (a, b) = (self.string_index.at(i - 1), self.string_index.at(i));
-            if b < a {
-                return bad;
-            }
             let s = self
                 .strings
                 .get(a as usize..b as usize)
                 .ok_or(FormatError::BadRecord)?;
             if core::str::from_utf8(s).is_err() {
-                return bad;
+                return Err(FormatError::BadRecord);
             }
         }
         Ok(())
     }
 
-    /// Moves and setup records; games: contiguous move and setup ranges, valid sizes and
+    /// Moves and setup records; games: increasing move and setup starts, valid sizes and
     /// string ids, setup stones on the board in move order.
     fn validate_games(&self) -> Result<(), FormatError> {
         let bad = Err(FormatError::BadRecord);
-        for i in 0..self.moves.len() {
-            if decode_move(self.moves.at(i)).is_none() {
-                return bad;
-            }
-        }
-        for i in 0..self.setup.len() {
-            if SetupRecord::decode(self.setup.at(i)).is_none() {
-                return bad;
-            }
-        }
-        if self.games.len() != self.header.games as usize {
+        if (0..self.moves.len()).any(|i| decode_move(self.moves.at(i)).is_none())
+            || (0..self.setup.len()).any(|i| SetupRecord::decode(self.setup.at(i)).is_none())
+        {
             return bad;
         }
-        let n_str = self.string_index.len();
-        let (mut next_move, mut next_setup) = (0u64, 0u64);
+        if !offsets_ok(&self.game_moves, self.moves.len() as u64)
+            || !offsets_ok(&self.game_setup, self.setup.len() as u64)
+        {
+            return bad;
+        }
+        let n_str = self.string_index.len() as u64;
+        let layout = self.header.game_layout();
         for g in 0..self.games.len() {
-            let row = GameRow::decode(self.games.row(g).ok_or(FormatError::BadRecord)?);
-            let (ms, mc) = (row.move_start as u64, row.move_count as u64);
-            let (ss, sc) = (row.setup_start as u64, row.setup_count as u64);
-            if ms != next_move || ss != next_setup {
-                return bad;
-            }
-            next_move = ms + mc;
-            next_setup = ss + sc;
+            let row = layout.decode(self.games.row(g).ok_or(FormatError::BadRecord)?);
             let size = row.size().ok_or(FormatError::BadRecord)?;
             if !self.header.has_size(size) {
                 return bad;
             }
-            if row.strings.ids().iter().any(|&id| id as usize + 1 >= n_str) {
+            if row.strings.ids().iter().any(|&id| id + 1 >= n_str) {
                 return bad;
             }
+            let (ms, me) = self.moves_of(g as u32);
+            let (ss, se) = (self.game_setup.at(g), self.game_setup.at(g + 1));
             let mut prev_before = 0;
-            for i in ss..ss + sc {
+            for i in ss..se {
                 let s =
                     SetupRecord::decode(self.setup.at(i as usize)).ok_or(FormatError::BadRecord)?;
                 let before = s.before as u64;
-                if before < prev_before || before > mc || !size.contains(s.point) {
+                if before < prev_before || before > me - ms || !size.contains(s.point) {
                     return bad;
                 }
                 prev_before = before;
             }
-        }
-        if next_move != self.moves.len() as u64 || next_setup != self.setup.len() as u64 {
-            return bad;
         }
         Ok(())
     }
@@ -96,25 +87,14 @@ impl Index<'_> {
     /// bucket range within the table, one position start per remainder run.
     fn validate_occurrences(&self) -> Result<(), FormatError> {
         let bad = Err(FormatError::BadRecord);
-        let n_occ = self.occ.len();
-        // (`checked_shl`: 32 bucket bits would overflow a 32-bit `usize`.)
-        let n_buckets = 1usize
-            .checked_shl(self.header.bucket_bits as u32)
-            .and_then(|n| n.checked_add(1))
-            .ok_or(FormatError::BadHeader)?;
-        if n_occ as u64 != self.header.occurrences || self.buckets.len() != n_buckets {
-            return bad;
-        }
-        if self.buckets.at(0) != 0 || self.buckets.at(self.buckets.len() - 1) != n_occ as u64 {
+        let n_occ = self.occ.len() as u64;
+        if !offsets_ok(&self.buckets, n_occ) {
             return bad;
         }
         let lay = self.header.occurrence_layout();
         let mut positions = 0u64;
         for b in 0..self.buckets.len() - 1 {
             let (s, e) = (self.buckets.at(b), self.buckets.at(b + 1));
-            if e < s || e > n_occ as u64 {
-                return bad;
-            }
             let mut prev_rem = None;
             for i in s as usize..e as usize {
                 let v = self.occ.at(i);
@@ -140,23 +120,19 @@ impl Index<'_> {
     /// fingerprint, next moves within their table, one per occurrence.
     fn validate_shared(&self) -> Result<(), FormatError> {
         let bad = Err(FormatError::BadRecord);
-        let n_occ = self.occ.len();
+        let n_occ = self.occ.len() as u64;
         let lay = self.header.occurrence_layout();
         let next = self.header.next_layout();
         let split = self.header.split();
+        if !offsets_ok(&self.shared_next, self.next.len() as u64) {
+            return bad;
+        }
         let mut prev_fp = 0;
-        let mut next_next = 0u64;
-        for r in 0..self.shared.len() {
-            let row = SharedRow::decode(self.shared.row(r).ok_or(FormatError::BadRecord)?);
-            let fp = row.fingerprint;
-            let (os, oc) = (row.first_occurrence as u64, row.occurrences as u64);
-            let (ns, nc) = (row.first_next as u64, row.next_count as u64);
-            if fp < prev_fp
-                || oc == 0
-                || os + oc > n_occ as u64
-                || ns != next_next
-                || ns + nc > self.next.len() as u64
-            {
+        for r in 0..self.shared_keys.len() {
+            let fp = self.shared_keys.at(r);
+            let (os, oc) = (self.shared_starts.at(r), self.shared_counts.at(r));
+            let (ns, ne) = (self.shared_next.at(r), self.shared_next.at(r + 1));
+            if fp < prev_fp || oc == 0 || os.checked_add(oc).is_none_or(|e| e > n_occ) {
                 return bad;
             }
             // The row's occurrences are exactly one position: it starts there, and the
@@ -164,7 +140,7 @@ impl Index<'_> {
             let (os, oe) = (os as usize, (os + oc) as usize);
             if !lay.starts_position(self.occ.at(os))
                 || (os + 1..oe).any(|i| lay.starts_position(self.occ.at(i)))
-                || (oe < n_occ && !lay.starts_position(self.occ.at(oe)))
+                || ((oe as u64) < n_occ && !lay.starts_position(self.occ.at(oe)))
             {
                 return bad;
             }
@@ -179,24 +155,25 @@ impl Index<'_> {
             }
             // Its next moves: one per occurrence, wins within the counts.
             let mut total = 0u64;
-            for i in ns as usize..(ns + nc) as usize {
-                let Some(m) = next.decode(self.next.at(i)) else {
+            for i in ns as usize..ne as usize {
+                let records = [
+                    self.next.at(i),
+                    self.next_black.at(i),
+                    self.next_white.at(i),
+                ];
+                let Some(m) = next.decode(records) else {
                     return bad;
                 };
-                let (n, b, w) = (m.count as u64, m.black_wins as u64, m.white_wins as u64);
-                if n == 0 || b + w > n {
+                let wins = m.black_wins.checked_add(m.white_wins);
+                if m.count == 0 || wins.is_none_or(|w| w > m.count) {
                     return bad;
                 }
-                total += n;
+                total = total.checked_add(m.count).ok_or(FormatError::BadRecord)?;
             }
             if total != oc {
                 return bad;
             }
             prev_fp = fp;
-            next_next = ns + nc;
-        }
-        if next_next != self.next.len() as u64 {
-            return bad;
         }
         Ok(())
     }

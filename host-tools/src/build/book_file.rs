@@ -124,7 +124,7 @@ pub fn encode(c: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> R
         max_moves: opts.max_moves.unwrap_or(0),
         min_count: opts.min_count,
         max_next: opts.max_next.unwrap_or(0),
-        games: c.games.len() as u32,
+        games: c.games.len() as u64,
         positions: n_pos,
         next_moves: n_next,
         max_run,

@@ -6,9 +6,9 @@ use anyhow::{Context, Result};
 use kifudex_core::fingerprint::Split;
 use kifudex_core::format::{bits_for, Kind};
 use kifudex_core::index::{
-    GameRow, GameStrings, IndexHeader, NextLayout, OccurrenceLayout, OccurrenceRecord, SharedRow,
+    GameLayout, GameRow, GameStrings, IndexHeader, NextLayout, OccurrenceLayout, OccurrenceRecord,
+    StoredNext,
 };
-use kifudex_core::search::NextMove;
 use kifudex_core::stored::{decode_move, encode_move, SetupRecord, MOVE_BITS};
 use kifudex_core::{Color, Move, Transform};
 use rayon::prelude::*;
@@ -20,7 +20,7 @@ use kifudex_core::format::{BitWriter, Body, EncodedFile};
 
 /// The deduplicated string pool (borrowing the games' strings); id 0 is the empty string.
 struct Strings<'a> {
-    ids: HashMap<&'a str, u32>,
+    ids: HashMap<&'a str, u64>,
     list: Vec<&'a str>,
 }
 
@@ -32,9 +32,9 @@ impl<'a> Strings<'a> {
         }
     }
 
-    fn id(&mut self, s: Option<&'a str>) -> u32 {
+    fn id(&mut self, s: Option<&'a str>) -> u64 {
         let s = s.unwrap_or("");
-        let next = self.list.len() as u32;
+        let next = self.list.len() as u64;
         let id = *self.ids.entry(s).or_insert(next);
         if id == next {
             self.list.push(s);
@@ -43,14 +43,8 @@ impl<'a> Strings<'a> {
     }
 }
 
-/// The row of game `g`, its moves starting at `move_start` and its setup stones at
-/// `setup_start`, with its texts put into the string pool.
-fn game_row<'a>(
-    g: &'a ReplayedGame,
-    move_start: u32,
-    setup_start: u32,
-    strings: &mut Strings<'a>,
-) -> GameRow {
+/// The row of game `g`, with its texts put into the string pool.
+fn game_row<'a>(g: &'a ReplayedGame, strings: &mut Strings<'a>) -> GameRow {
     let info = &g.record.info;
     let result = info.result.as_ref();
     // In the order of GameStrings::ids, which is the order ids are given in (first use).
@@ -71,10 +65,6 @@ fn game_row<'a>(
     ]
     .map(|t| strings.id(t));
     GameRow {
-        move_start,
-        move_count: g.moves.len() as u32,
-        setup_start,
-        setup_count: g.setup.len() as u32,
         date: g.date_key,
         width: g.record.size.width(),
         height: g.record.size.height(),
@@ -83,7 +73,7 @@ fn game_row<'a>(
         margin: result.map_or(kifudex_core::outcome::Margin::Unknown, |r| r.margin),
         komi: info.komi,
         strings: GameStrings::from_ids(ids),
-        tree: g.record.source.tree_index as u32,
+        tree: g.record.source.tree_index as u64,
     }
 }
 
@@ -106,7 +96,10 @@ pub(super) fn shared_min(opts: &BuildOptions) -> u32 {
 /// the occurrences are being sorted).
 pub struct GamesPart {
     sizes: [u32; 19],
+    id_bytes: u32,
     rows: Vec<u8>,
+    game_moves: BitWriter,
+    game_setup: BitWriter,
     string_index: BitWriter,
     pool: Vec<u8>,
     moves: BitWriter,
@@ -119,7 +112,7 @@ pub fn encode_games(games: &[ReplayedGame], move_starts: &[u32]) -> GamesPart {
     let total_moves =
         move_starts.last().map_or(0, |&s| s as usize) + games.last().map_or(0, |g| g.moves.len());
     let (part, moves) = rayon::join(
-        || encode_rows(games, move_starts),
+        || encode_rows(games, move_starts, total_moves as u64),
         || {
             pack_parallel(MOVE_BITS, total_moves, |r, w| {
                 let mut g = move_starts.partition_point(|&s| s as usize <= r.start) - 1;
@@ -139,21 +132,36 @@ pub fn encode_games(games: &[ReplayedGame], move_starts: &[u32]) -> GamesPart {
 }
 
 /// [`encode_games`] but the moves.
-fn encode_rows(games: &[ReplayedGame], move_starts: &[u32]) -> GamesPart {
+fn encode_rows(games: &[ReplayedGame], move_starts: &[u32], total_moves: u64) -> GamesPart {
     let mut sizes = [0u32; 19];
     let mut strings = Strings::new();
-    let mut rows = Vec::with_capacity(games.len() * GameRow::BYTES);
+    let rows: Vec<GameRow> = games.iter().map(|g| game_row(g, &mut strings)).collect();
+    let max_id = rows
+        .iter()
+        .map(|r| r.tree)
+        .max()
+        .unwrap_or(0)
+        .max(strings.list.len() as u64);
+    let layout = GameLayout::for_max_id(max_id);
+    let mut bytes = Vec::with_capacity(games.len() * layout.bytes());
+    let total_setup: u64 = games.iter().map(|g| g.setup.len() as u64).sum();
+    let mut game_moves = BitWriter::with_capacity(bits_for(total_moves), games.len() + 1);
+    let mut game_setup = BitWriter::with_capacity(bits_for(total_setup), games.len() + 1);
     let mut setup = BitWriter::new(SetupRecord::BITS);
-    let mut setup_start = 0u32;
-    for (g, &ms) in games.iter().zip(move_starts) {
+    let mut setup_start = 0u64;
+    for ((g, row), &ms) in games.iter().zip(&rows).zip(move_starts) {
         let size = g.record.size;
         sizes[size.height() as usize - 1] |= 1 << (size.width() - 1);
-        rows.extend_from_slice(&game_row(g, ms, setup_start, &mut strings).encode());
+        bytes.extend_from_slice(&layout.encode(row)[..layout.bytes()]);
+        game_moves.push(ms as u64);
+        game_setup.push(setup_start);
         for s in &g.setup {
             setup.push(s.encode());
         }
-        setup_start += g.setup.len() as u32;
+        setup_start += g.setup.len() as u64;
     }
+    game_moves.push(total_moves);
+    game_setup.push(setup_start);
     let total_bytes: usize = strings.list.iter().map(|s| s.len()).sum();
     let mut string_index = BitWriter::new(bits_for(total_bytes as u64).max(8));
     let mut pool = Vec::with_capacity(total_bytes);
@@ -164,7 +172,10 @@ fn encode_rows(games: &[ReplayedGame], move_starts: &[u32]) -> GamesPart {
     }
     GamesPart {
         sizes,
-        rows,
+        id_bytes: layout.id_bytes,
+        rows: bytes,
+        game_moves,
+        game_setup,
         string_index,
         pool,
         moves: BitWriter::new(MOVE_BITS),
@@ -185,10 +196,8 @@ pub struct OccurrencesPart {
 pub fn encode_occurrences(c: &Collected) -> OccurrencesPart {
     let total_moves = c.move_starts.last().copied().unwrap_or(0) as u64
         + c.games.last().map_or(0, |g| g.moves.len() as u64);
-    let ply_bits = bits_for(total_moves.max(1));
+    let (ply_bits, width) = occurrence_widths(total_moves);
     let bucket_bits = bits_for(c.occs.len() as u64).saturating_sub(4).clamp(1, 24);
-    // A whole number of bytes, with at least 6 fingerprint bits.
-    let width = (ply_bits + 4 + 6).div_ceil(8) * 8;
     let rem_bits = width - ply_bits - 4;
     let layout = OccurrenceLayout { ply_bits, rem_bits };
     let split = Split {
@@ -250,11 +259,22 @@ pub fn encode_occurrences(c: &Collected) -> OccurrencesPart {
     }
 }
 
+/// The widths of an occurrence for `total_moves` moves: (move number bits, record bits):
+/// a whole number of bytes with at least 6 fingerprint bits, at most 64 bits (then fewer
+/// fingerprint bits: only past 2^54 moves).
+pub fn occurrence_widths(total_moves: u64) -> (u32, u32) {
+    let ply_bits = bits_for(total_moves.max(1));
+    (ply_bits, ((ply_bits + 4 + 6).div_ceil(8) * 8).min(64))
+}
+
 /// The shared positions and their next moves.
 pub struct SharedPart {
-    rows: Vec<u8>,
+    keys: BitWriter,
+    starts: BitWriter,
+    counts: BitWriter,
+    next_starts: BitWriter,
     count_bits: u32,
-    next: BitWriter,
+    next: [BitWriter; 3],
 }
 
 /// Encodes the positions with at least `shared_min` occurrences and their next moves in
@@ -296,35 +316,49 @@ pub fn encode_shared(c: &Collected, shared_min: u32) -> SharedPart {
             agg
         })
         .collect();
-    let mut rows = Vec::with_capacity(shared.len() * SharedRow::BYTES);
-    let mut ns = 0u32;
-    for (&gi, agg) in shared.iter().zip(&nexts) {
-        let (s, e) = (c.groups[gi] as usize, c.groups[gi + 1] as usize);
-        let row = SharedRow {
-            fingerprint: c.occs[s].hi,
-            first_occurrence: s as u32,
-            occurrences: (e - s) as u32,
-            first_next: ns,
-            next_count: agg.len() as u32,
-        };
-        rows.extend_from_slice(&row.encode());
-        ns += agg.len() as u32;
-    }
+    let n_occ = c.occs.len() as u64;
     let max_count = nexts.iter().flatten().map(|n| n.1[0]).max().unwrap_or(1) as u64;
+    let max_occurrences = shared
+        .iter()
+        .map(|&gi| (c.groups[gi + 1] - c.groups[gi]) as u64)
+        .max()
+        .unwrap_or(0);
+    let n_next: u64 = nexts.iter().map(|a| a.len() as u64).sum();
+    let mut keys = BitWriter::with_capacity(64, shared.len());
+    let mut starts = BitWriter::with_capacity(bits_for(n_occ), shared.len());
+    let mut counts = BitWriter::with_capacity(bits_for(max_occurrences), shared.len());
+    let mut next_starts = BitWriter::with_capacity(bits_for(n_next), shared.len() + 1);
+    let mut ns = 0u64;
+    for (&gi, agg) in shared.iter().zip(&nexts) {
+        let (s, e) = (c.groups[gi] as u64, c.groups[gi + 1] as u64);
+        keys.push(c.occs[s as usize].hi);
+        starts.push(s);
+        counts.push(e - s);
+        next_starts.push(ns);
+        ns += agg.len() as u64;
+    }
+    next_starts.push(ns);
     let layout = NextLayout::for_max_count(max_count);
-    let mut next = BitWriter::with_capacity(layout.bits(), ns as usize);
+    let mut next = [layout.bits(), layout.count_bits, layout.count_bits]
+        .map(|w| BitWriter::with_capacity(w, ns as usize));
     for &(code, [count, black_wins, white_wins]) in nexts.iter().flatten() {
         let (color, mv) = decode_move(code as u64).unwrap_or((Color::Black, Move::Pass));
-        next.push(layout.encode(NextMove {
+        let records = layout.encode(StoredNext {
             color,
             mv,
-            count,
-            black_wins,
-            white_wins,
-        }));
+            count: count as u64,
+            black_wins: black_wins as u64,
+            white_wins: white_wins as u64,
+        });
+        for (w, v) in next.iter_mut().zip(records) {
+            w.push(v);
+        }
     }
     SharedPart {
-        rows,
+        keys,
+        starts,
+        counts,
+        next_starts,
         count_bits: layout.count_bits,
         next,
     }
@@ -343,7 +377,7 @@ pub fn assemble(
     let mut header = IndexHeader {
         max_moves: opts.max_moves.unwrap_or(0),
         shared_min: shared_min(opts),
-        games: u32::try_from(c.games.len()).context("too many games")?,
+        games: u32::try_from(c.games.len()).context("too many games")? as u64,
         occurrences: c.occs.len() as u64,
         positions: (c.groups.len() - 1) as u64,
         sizes: games.sizes,
@@ -351,9 +385,18 @@ pub fn assemble(
         bucket_bits: occurrences.bucket_bits as u8,
         rem_bits: occurrences.rem_bits as u8,
         count_bits: shared.count_bits as u8,
+        id_bytes: games.id_bytes as u8,
         ..IndexHeader::default()
     };
-    header.games_section = body.rows(games.rows, GameRow::BYTES);
+    header.games_section = body.rows(
+        games.rows,
+        GameLayout {
+            id_bytes: games.id_bytes,
+        }
+        .bytes(),
+    );
+    header.game_moves = body.packed(games.game_moves);
+    header.game_setup = body.packed(games.game_setup);
     header.string_index = body.packed(games.string_index);
     header.strings = body.rows(games.pool, 1);
     header.moves = body.packed(games.moves);
@@ -361,8 +404,14 @@ pub fn assemble(
     header.occurrences_section = body.packed(occurrences.occurrences);
     header.buckets = body.packed(occurrences.buckets);
     report.records = c.occs.len() as u64;
-    header.shared = body.rows(shared.rows, SharedRow::BYTES);
-    header.next = body.packed(shared.next);
+    header.shared_keys = body.packed(shared.keys);
+    header.shared_starts = body.packed(shared.starts);
+    header.shared_counts = body.packed(shared.counts);
+    header.shared_next = body.packed(shared.next_starts);
+    let [next, black, white] = shared.next;
+    header.next = body.packed(next);
+    header.next_black = body.packed(black);
+    header.next_white = body.packed(white);
     body.file(Kind::Index, &header)
         .map_err(|e| anyhow::anyhow!("encoding the index header: {e}"))
 }

@@ -4,10 +4,10 @@
 //!
 //! | record | size | codec |
 //! |---|---|---|
-//! | game | 88-byte row | [`GameRow`] |
-//! | occurrence | `ply_bits + 4 + rem_bits` bits | [`OccurrenceLayout`] |
-//! | shared position | 24-byte row | [`SharedRow`] |
-//! | next move of a shared position | `10 + 3 * count_bits` bits | [`NextLayout`] |
+//! | game | `16 + 14 * id_bytes`-byte row | [`GameLayout`], [`GameRow`] |
+//! | occurrence | `ply_bits + 4 + rem_bits` bits (at most 64) | [`OccurrenceLayout`] |
+//! | shared position | one record in each of four packed columns | [`SharedRow`] |
+//! | next move of a shared position | `10 + count_bits` bits, and two columns of `count_bits` | [`NextLayout`], [`StoredNext`] |
 //!
 //! Decoding never fails on a short row (missing bytes read as zero) and never panics;
 //! what a value must satisfy is checked once, when the index is opened.
@@ -15,14 +15,17 @@
 use serde::{Deserialize, Serialize};
 
 use crate::fingerprint::Split;
-use crate::format::{bits_for, byte_at, le_u32, le_u64, Field, Section};
+use crate::format::{bits_for, byte_at, le_u32, Field, Section};
 use crate::outcome::Margin;
-use crate::point::{Color, Size, Stone};
+use crate::point::{Color, Move, Size, Stone};
 use crate::search::NextMove;
 use crate::stored::{decode_move, encode_move, MOVE_BITS};
 use crate::transform::Transform;
 
 /// Build options and counts, with the place of every section (postcard, in field order).
+///
+/// Every count is a `u64` and every width is chosen by the builder for the collection at
+/// hand, so nothing overflows whatever the collection's size (`docs/FORMAT.md`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct IndexHeader {
     /// `--max-moves` (0: every move indexed).
@@ -30,7 +33,7 @@ pub struct IndexHeader {
     /// Positions with at least this many occurrences have precomputed next moves.
     pub shared_min: u32,
     /// Number of games.
-    pub games: u32,
+    pub games: u64,
     /// Number of indexed moves (occurrences).
     pub occurrences: u64,
     /// Number of distinct positions.
@@ -43,10 +46,17 @@ pub struct IndexHeader {
     pub rem_bits: u8,
     /// Bits of the global move number in an occurrence.
     pub ply_bits: u8,
-    /// Bits of each count in a `next` record.
+    /// Bits of each count of a shared position's next move (`next`, `next_black`,
+    /// `next_white`).
     pub count_bits: u8,
-    /// The games ([`GameRow`]).
+    /// Bytes of each id in a game row (string ids and the tree number: [`GameLayout`]).
+    pub id_bytes: u8,
+    /// The games ([`GameLayout`] rows).
     pub games_section: Section,
+    /// The first move of every game in `moves`, then the number of moves (`games + 1`).
+    pub game_moves: Section,
+    /// The first setup stone of every game in `setup`, then their number (`games + 1`).
+    pub game_setup: Section,
     /// Offsets into `strings` (one more than there are strings).
     pub string_index: Section,
     /// The string bytes.
@@ -59,10 +69,21 @@ pub struct IndexHeader {
     pub occurrences_section: Section,
     /// The fingerprint buckets: start of each in the occurrences.
     pub buckets: Section,
-    /// The positions with precomputed next moves ([`SharedRow`]).
-    pub shared: Section,
-    /// Their next moves ([`NextLayout`]).
+    /// The shared positions' fingerprints (64 bits each, sorted).
+    pub shared_keys: Section,
+    /// Each shared position's first occurrence.
+    pub shared_starts: Section,
+    /// Each shared position's number of occurrences.
+    pub shared_counts: Section,
+    /// Each shared position's first record in `next`, then the number of records
+    /// (`shared + 1`).
+    pub shared_next: Section,
+    /// The shared positions' next moves and counts ([`NextLayout`]).
     pub next: Section,
+    /// Their occurrences from games Black won (`count_bits` each).
+    pub next_black: Section,
+    /// Their occurrences from games White won (`count_bits` each).
+    pub next_white: Section,
 }
 
 impl IndexHeader {
@@ -79,10 +100,17 @@ impl IndexHeader {
         self.occurrence_layout().bits()
     }
 
-    /// The layout of a `next` record.
+    /// The layout of the next moves of shared positions.
     pub fn next_layout(&self) -> NextLayout {
         NextLayout {
             count_bits: self.count_bits as u32,
+        }
+    }
+
+    /// The layout of a game row.
+    pub fn game_layout(&self) -> GameLayout {
+        GameLayout {
+            id_bytes: self.id_bytes as u32,
         }
     }
 
@@ -108,36 +136,36 @@ impl IndexHeader {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default, Hash)]
 pub struct GameStrings {
     /// Black's name (`PB`).
-    pub black: u32,
+    pub black: u64,
     /// White's name (`PW`).
-    pub white: u32,
+    pub white: u64,
     /// Black's rank (`BR`).
-    pub black_rank: u32,
+    pub black_rank: u64,
     /// White's rank (`WR`).
-    pub white_rank: u32,
+    pub white_rank: u64,
     /// The event (`EV`).
-    pub event: u32,
+    pub event: u64,
     /// The round (`RO`).
-    pub round: u32,
+    pub round: u64,
     /// The place (`PC`).
-    pub place: u32,
+    pub place: u64,
     /// The date as written (`DT`).
-    pub date: u32,
+    pub date: u64,
     /// The result as written (`RE`).
-    pub result: u32,
+    pub result: u64,
     /// The record's file.
-    pub path: u32,
+    pub path: u64,
     /// The archive member, or the empty string.
-    pub member: u32,
+    pub member: u64,
     /// The rules (`RU`).
-    pub rules: u32,
+    pub rules: u64,
     /// The game name (`GN`).
-    pub name: u32,
+    pub name: u64,
 }
 
 impl GameStrings {
     /// Every id, in row order.
-    pub const fn ids(&self) -> [u32; 13] {
+    pub const fn ids(&self) -> [u64; 13] {
         [
             self.black,
             self.white,
@@ -156,7 +184,7 @@ impl GameStrings {
     }
 
     /// The ids of [`GameStrings::ids`], in that order.
-    pub const fn from_ids(ids: [u32; 13]) -> GameStrings {
+    pub const fn from_ids(ids: [u64; 13]) -> GameStrings {
         let [black, white, black_rank, white_rank, event, round, place, date, result, path, member, rules, name] =
             ids;
         GameStrings {
@@ -177,53 +205,31 @@ impl GameStrings {
     }
 }
 
-/// Byte offsets of the fields of a game row (all little-endian).
+/// Byte offsets of the fixed fields of a game row (all little-endian).
 mod game_at {
-    /// u32: index of the game's first move in `moves`.
-    pub const MOVE_START: usize = 0;
-    /// u32: number of moves stored.
-    pub const MOVE_COUNT: usize = 4;
-    /// u32: index of the game's first setup stone in `setup`.
-    pub const SETUP_START: usize = 8;
-    /// u32: number of setup stones.
-    pub const SETUP_COUNT: usize = 12;
     /// u32: date as `yyyymmdd`.
-    pub const DATE: usize = 16;
+    pub const DATE: usize = 0;
     /// u8: board width.
-    pub const WIDTH: usize = 20;
+    pub const WIDTH: usize = 4;
     /// u8: board height.
-    pub const HEIGHT: usize = 21;
+    pub const HEIGHT: usize = 5;
     /// u8: handicap stones.
-    pub const HANDICAP: usize = 22;
+    pub const HANDICAP: usize = 6;
     /// u8: winner and margin kind ([`super::GameRow`]'s result fields).
-    pub const RESULT: usize = 23;
+    pub const RESULT: usize = 7;
     /// i32: margin in tenths of a point.
-    pub const MARGIN: usize = 24;
+    pub const MARGIN: usize = 8;
     /// i32: komi in hundredths of a point, `i32::MIN` when unknown.
-    pub const KOMI: usize = 28;
-    /// 11 u32 string ids: black, white, black rank, white rank, event, round, place, date
-    /// as written, result as written, file path, archive member.
-    pub const STRINGS: usize = 32;
-    /// u32: index of the game tree within its file.
-    pub const TREE: usize = 76;
-    /// u32: string id of the rules.
-    pub const RULES: usize = 80;
-    /// u32: string id of the game name.
-    pub const NAME: usize = 84;
+    pub const KOMI: usize = 12;
+    /// The ids, `id_bytes` each: the 13 string ids in [`super::GameStrings::ids`] order,
+    /// then the tree number.
+    pub const IDS: usize = 16;
 }
 
-/// One game's row in the `games` section: where its moves and setup stones are, and its
-/// information (texts as string ids).
+/// One game's row in the `games` section: its information (texts as string ids). Where
+/// its moves and setup stones are is in the `game_moves` and `game_setup` columns.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct GameRow {
-    /// Index of the game's first move in `moves`.
-    pub move_start: u32,
-    /// Number of moves stored (the main line as far as it is legal).
-    pub move_count: u32,
-    /// Index of the game's first setup stone in `setup`.
-    pub setup_start: u32,
-    /// Number of setup stones.
-    pub setup_count: u32,
     /// The date as `yyyymmdd` (month or day 0 when unknown; 0 when no year is known).
     pub date: u32,
     /// Board width.
@@ -234,19 +240,17 @@ pub struct GameRow {
     pub handicap: u8,
     /// The winner (result bits 0-1: 0 none, 1 Black, 2 White, as [`Stone::code`]).
     pub winner: Option<Color>,
-    /// The margin (result bits 2-4: [`Margin::code`]; tenths at offset 24).
+    /// The margin (result bits 2-4: [`Margin::code`]; tenths at offset 8).
     pub margin: Margin,
     /// Komi in hundredths of a point (`i32::MIN` stands for unknown, so it is not a komi).
     pub komi: Option<i32>,
     /// The texts.
     pub strings: GameStrings,
     /// Index of the game tree within its file.
-    pub tree: u32,
+    pub tree: u64,
 }
 
 impl GameRow {
-    /// Bytes in a row.
-    pub const BYTES: usize = 88;
     /// Winner bits of the result byte.
     const WINNER: Field = Field::new(0, 2);
     /// Margin kind bits of the result byte.
@@ -256,29 +260,37 @@ impl GameRow {
     pub const fn size(&self) -> Option<Size> {
         Size::new(self.width, self.height)
     }
+}
 
-    /// The first move of a row without decoding the rest.
-    #[inline]
-    pub fn move_start_of(row: &[u8]) -> u32 {
-        le_u32(row, game_at::MOVE_START)
+/// The layout of a game row: 16 bytes of fixed fields, then 14 ids (13 string ids and the
+/// tree number) of `id_bytes` bytes each, little-endian.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GameLayout {
+    /// Bytes of each id (1 to 8).
+    pub id_bytes: u32,
+}
+
+impl GameLayout {
+    /// Ids in a row: 13 string ids and the tree number.
+    pub const IDS: usize = 14;
+    /// The longest row (8-byte ids).
+    pub const MAX_BYTES: usize = game_at::IDS + GameLayout::IDS * 8;
+
+    /// The layout whose ids hold `max_id`.
+    pub const fn for_max_id(max_id: u64) -> GameLayout {
+        GameLayout {
+            id_bytes: bits_for(max_id).div_ceil(8),
+        }
     }
 
-    /// The (first move, move count) of a row without decoding the rest.
-    #[inline]
-    pub fn moves_of(row: &[u8]) -> (u32, u32) {
-        (
-            le_u32(row, game_at::MOVE_START),
-            le_u32(row, game_at::MOVE_COUNT),
-        )
+    /// Whether a reader accepts the layout (1 to 8 bytes per id).
+    pub const fn is_valid(self) -> bool {
+        self.id_bytes >= 1 && self.id_bytes <= 8
     }
 
-    /// The (first setup stone, setup count) of a row without decoding the rest.
-    #[inline]
-    pub fn setup_of(row: &[u8]) -> (u32, u32) {
-        (
-            le_u32(row, game_at::SETUP_START),
-            le_u32(row, game_at::SETUP_COUNT),
-        )
+    /// Bytes in a row.
+    pub const fn bytes(self) -> usize {
+        game_at::IDS + GameLayout::IDS * self.id_bytes as usize
     }
 
     /// The board size of a row without decoding the rest (`None` if invalid).
@@ -287,17 +299,28 @@ impl GameRow {
         Size::new(byte_at(row, game_at::WIDTH), byte_at(row, game_at::HEIGHT))
     }
 
-    /// Decodes a row.
+    /// Id `k` of a row (0 where the row is too short).
     #[inline]
-    pub fn decode(row: &[u8]) -> GameRow {
+    fn id(self, row: &[u8], k: usize) -> u64 {
+        let n = self.id_bytes.min(8) as usize;
+        let at = game_at::IDS + k * n;
+        let mut a = [0u8; 8];
+        if let (Some(b), Some(d)) = (row.get(at..at + n), a.get_mut(..n)) {
+            d.copy_from_slice(b);
+        }
+        u64::from_le_bytes(a)
+    }
+
+    /// Decodes a row (missing bytes read as zero).
+    #[inline]
+    pub fn decode(self, row: &[u8]) -> GameRow {
         let result = byte_at(row, game_at::RESULT) as u64;
         let komi = le_u32(row, game_at::KOMI) as i32;
-        let text = |k: usize| le_u32(row, game_at::STRINGS + 4 * k);
+        let mut ids = [0u64; 13];
+        for (k, id) in ids.iter_mut().enumerate() {
+            *id = self.id(row, k);
+        }
         GameRow {
-            move_start: le_u32(row, game_at::MOVE_START),
-            move_count: le_u32(row, game_at::MOVE_COUNT),
-            setup_start: le_u32(row, game_at::SETUP_START),
-            setup_count: le_u32(row, game_at::SETUP_COUNT),
             date: le_u32(row, game_at::DATE),
             width: byte_at(row, game_at::WIDTH),
             height: byte_at(row, game_at::HEIGHT),
@@ -311,53 +334,37 @@ impl GameRow {
                 le_u32(row, game_at::MARGIN) as i32,
             ),
             komi: if komi == i32::MIN { None } else { Some(komi) },
-            strings: GameStrings {
-                black: text(0),
-                white: text(1),
-                black_rank: text(2),
-                white_rank: text(3),
-                event: text(4),
-                round: text(5),
-                place: text(6),
-                date: text(7),
-                result: text(8),
-                path: text(9),
-                member: text(10),
-                rules: le_u32(row, game_at::RULES),
-                name: le_u32(row, game_at::NAME),
-            },
-            tree: le_u32(row, game_at::TREE),
+            strings: GameStrings::from_ids(ids),
+            tree: self.id(row, 13),
         }
     }
 
-    /// Encodes the row.
-    pub fn encode(&self) -> [u8; GameRow::BYTES] {
-        let mut row = [0u8; GameRow::BYTES];
+    /// Encodes `g`: the row is the first [`GameLayout::bytes`] bytes (its ids must fit
+    /// `id_bytes`; higher bytes are dropped).
+    pub fn encode(self, g: &GameRow) -> [u8; GameLayout::MAX_BYTES] {
+        let mut row = [0u8; GameLayout::MAX_BYTES];
         let mut put = |at: usize, v: u32| {
             if let Some(b) = row.get_mut(at..at + 4) {
                 b.copy_from_slice(&v.to_le_bytes());
             }
         };
-        put(game_at::MOVE_START, self.move_start);
-        put(game_at::MOVE_COUNT, self.move_count);
-        put(game_at::SETUP_START, self.setup_start);
-        put(game_at::SETUP_COUNT, self.setup_count);
-        put(game_at::DATE, self.date);
-        put(game_at::MARGIN, self.margin.tenths() as u32);
-        put(game_at::KOMI, self.komi.unwrap_or(i32::MIN) as u32);
-        let ids = self.strings.ids();
-        for (k, &id) in ids.iter().enumerate().take(11) {
-            put(game_at::STRINGS + 4 * k, id);
-        }
-        put(game_at::TREE, self.tree);
-        put(game_at::RULES, ids[11]);
-        put(game_at::NAME, ids[12]);
-        row[game_at::WIDTH] = self.width;
-        row[game_at::HEIGHT] = self.height;
-        row[game_at::HANDICAP] = self.handicap;
-        row[game_at::RESULT] = (GameRow::WINNER.put(Stone::of_option(self.winner).code() as u64)
-            | GameRow::MARGIN_KIND.put(self.margin.code() as u64))
+        put(game_at::DATE, g.date);
+        put(game_at::MARGIN, g.margin.tenths() as u32);
+        put(game_at::KOMI, g.komi.unwrap_or(i32::MIN) as u32);
+        row[game_at::WIDTH] = g.width;
+        row[game_at::HEIGHT] = g.height;
+        row[game_at::HANDICAP] = g.handicap;
+        row[game_at::RESULT] = (GameRow::WINNER.put(Stone::of_option(g.winner).code() as u64)
+            | GameRow::MARGIN_KIND.put(g.margin.code() as u64))
             as u8;
+        let n = self.id_bytes.min(8) as usize;
+        let ids = g.strings.ids();
+        for (k, id) in ids.iter().chain(core::iter::once(&g.tree)).enumerate() {
+            let at = game_at::IDS + k * n;
+            if let (Some(d), Some(b)) = (row.get_mut(at..at + n), id.to_le_bytes().get(..n)) {
+                d.copy_from_slice(b);
+            }
+        }
         row
     }
 }
@@ -454,85 +461,72 @@ impl OccurrenceLayout {
     }
 }
 
-/// Byte offsets of the fields of a shared row (all little-endian).
-mod shared_at {
-    /// u64: the position's fingerprint.
-    pub const FINGERPRINT: usize = 0;
-    /// u32: its first occurrence.
-    pub const FIRST_OCCURRENCE: usize = 8;
-    /// u32: its number of occurrences.
-    pub const OCCURRENCES: usize = 12;
-    /// u32: its first `next` record.
-    pub const FIRST_NEXT: usize = 16;
-    /// u32: its number of `next` records.
-    pub const NEXT_COUNT: usize = 20;
-}
-
-/// A position with precomputed next moves (a row of `shared`, sorted by fingerprint).
+/// A position with precomputed next moves: row `r` of the `shared_*` columns, sorted by
+/// fingerprint (and, under one fingerprint, by key: as the occurrences).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SharedRow {
-    /// The position's fingerprint.
+    /// The position's fingerprint (`shared_keys`).
     pub fingerprint: u64,
-    /// Its first occurrence.
-    pub first_occurrence: u32,
-    /// Its number of occurrences.
-    pub occurrences: u32,
-    /// Its first next move in `next`.
-    pub first_next: u32,
-    /// Its number of next moves.
-    pub next_count: u32,
+    /// Its first occurrence (`shared_starts`).
+    pub first_occurrence: u64,
+    /// Its number of occurrences (`shared_counts`).
+    pub occurrences: u64,
+    /// Its first next move in `next` (`shared_next[r]`).
+    pub first_next: u64,
+    /// Its number of next moves (`shared_next[r + 1] - shared_next[r]`).
+    pub next_count: u64,
 }
 
-impl SharedRow {
-    /// Bytes in a row.
-    pub const BYTES: usize = 24;
+/// A shared position's next move as the index stores it, in the position's canonical
+/// orientation, with counts of any size.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct StoredNext {
+    /// Colour of the player who moved.
+    pub color: Color,
+    /// The move.
+    pub mv: Move,
+    /// Occurrences followed by this move.
+    pub count: u64,
+    /// Of those, occurrences from games Black won.
+    pub black_wins: u64,
+    /// Of those, occurrences from games White won.
+    pub white_wins: u64,
+}
 
-    /// The fingerprint of a row without decoding the rest.
-    #[inline]
-    pub fn fingerprint_of(row: &[u8]) -> u64 {
-        le_u64(row, shared_at::FINGERPRINT)
-    }
-
-    /// Decodes a row.
-    #[inline]
-    pub fn decode(row: &[u8]) -> SharedRow {
-        SharedRow {
-            fingerprint: le_u64(row, shared_at::FINGERPRINT),
-            first_occurrence: le_u32(row, shared_at::FIRST_OCCURRENCE),
-            occurrences: le_u32(row, shared_at::OCCURRENCES),
-            first_next: le_u32(row, shared_at::FIRST_NEXT),
-            next_count: le_u32(row, shared_at::NEXT_COUNT),
+impl StoredNext {
+    /// The next move for a search (counts beyond `u32::MAX` saturate: a search adds them
+    /// saturating too).
+    pub const fn next_move(self) -> NextMove {
+        const fn sat(v: u64) -> u32 {
+            if v > u32::MAX as u64 {
+                u32::MAX
+            } else {
+                v as u32
+            }
         }
-    }
-
-    /// Encodes the row.
-    pub fn encode(&self) -> [u8; SharedRow::BYTES] {
-        let mut row = [0u8; SharedRow::BYTES];
-        row[shared_at::FINGERPRINT..shared_at::FINGERPRINT + 8]
-            .copy_from_slice(&self.fingerprint.to_le_bytes());
-        for (at, v) in [
-            (shared_at::FIRST_OCCURRENCE, self.first_occurrence),
-            (shared_at::OCCURRENCES, self.occurrences),
-            (shared_at::FIRST_NEXT, self.first_next),
-            (shared_at::NEXT_COUNT, self.next_count),
-        ] {
-            row[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        NextMove {
+            color: self.color,
+            mv: self.mv,
+            count: sat(self.count),
+            black_wins: sat(self.black_wins),
+            white_wins: sat(self.white_wins),
         }
-        row
     }
 }
 
-/// The layout of a `next` record: the move ([`crate::stored::encode_move`], 10 bits),
-/// then its count, black wins and white wins (`count_bits` each), in the position's
-/// canonical orientation.
+/// The layout of a shared position's next move: the move ([`crate::stored::encode_move`],
+/// 10 bits) and its count (`count_bits`) in `next`; its black and white wins
+/// (`count_bits` each) in `next_black` and `next_white`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct NextLayout {
-    /// Bits of each count.
+    /// Bits of each count (1 to [`NextLayout::MAX_COUNT_BITS`]).
     pub count_bits: u32,
 }
 
 impl NextLayout {
     const MOVE: Field = Field::new(0, MOVE_BITS);
+    /// The widest count: a `next` record (move and count) is then 64 bits.
+    pub const MAX_COUNT_BITS: u32 = 64 - MOVE_BITS;
 
     /// The layout whose counts hold `max_count`.
     pub const fn for_max_count(max_count: u64) -> NextLayout {
@@ -545,42 +539,37 @@ impl NextLayout {
     const fn count_field(self) -> Field {
         NextLayout::MOVE.then(self.count_bits)
     }
-    #[inline(always)]
-    const fn black_field(self) -> Field {
-        self.count_field().then(self.count_bits)
-    }
-    #[inline(always)]
-    const fn white_field(self) -> Field {
-        self.black_field().then(self.count_bits)
-    }
 
-    /// Width in bits of a record.
+    /// Width in bits of a `next` record.
     pub const fn bits(self) -> u32 {
-        self.white_field().end()
+        self.count_field().end()
     }
 
-    /// Decodes record `v`; `None` if it holds no move.
+    /// Decodes the records of one next move (`next`, `next_black`, `next_white`); `None`
+    /// if it holds no move.
     #[inline]
-    pub const fn decode(self, v: u64) -> Option<NextMove> {
+    pub const fn decode(self, [v, black, white]: [u64; 3]) -> Option<StoredNext> {
         let Some((color, mv)) = decode_move(NextLayout::MOVE.get(v)) else {
             return None;
         };
-        Some(NextMove {
+        Some(StoredNext {
             color,
             mv,
-            count: self.count_field().get(v) as u32,
-            black_wins: self.black_field().get(v) as u32,
-            white_wins: self.white_field().get(v) as u32,
+            count: self.count_field().get(v),
+            black_wins: black,
+            white_wins: white,
         })
     }
 
-    /// Encodes `m` (its counts must fit `count_bits`).
+    /// Encodes `m` as its `next`, `next_black` and `next_white` records (its counts must
+    /// fit `count_bits`).
     #[inline]
-    pub const fn encode(self, m: NextMove) -> u64 {
-        encode_move(m.color, m.mv)
-            | self.count_field().put(m.count as u64)
-            | self.black_field().put(m.black_wins as u64)
-            | self.white_field().put(m.white_wins as u64)
+    pub const fn encode(self, m: StoredNext) -> [u64; 3] {
+        [
+            encode_move(m.color, m.mv) | self.count_field().put(m.count),
+            m.black_wins,
+            m.white_wins,
+        ]
     }
 }
 
