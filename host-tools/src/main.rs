@@ -132,6 +132,10 @@ struct BuildArgs {
     /// Predictor: positions sampled for learning, per mille (fewer: less time and memory).
     #[arg(long, default_value_t = TrainOptions::default().keep_per_mille, requires = "predictor")]
     predictor_sample: u32,
+    /// Keep games whose setup and main line repeat a game read earlier (default: left out
+    /// and counted).
+    #[arg(long)]
+    keep_duplicates: bool,
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -483,6 +487,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     ..TrainOptions::default()
                 }),
                 list_recovered: a.verbose || a.report.is_some(),
+                keep_duplicates: a.keep_duplicates,
                 ..BuildOptions::default()
             };
             if a.predictor && opts.profile != Profile::Mcu {

@@ -18,9 +18,11 @@ fn source(path: &str, text: String) -> Source {
 }
 
 fn build(sources: Vec<Source>) -> Vec<u8> {
-    build_in_memory(sources, &[], &BuildOptions::default())
-        .unwrap()
-        .0
+    let opts = BuildOptions {
+        keep_duplicates: true,
+        ..BuildOptions::default()
+    };
+    build_in_memory(sources, &[], &opts).unwrap().0
 }
 
 /// `B pd 262144 0/0` for each next move of `board`.
@@ -47,7 +49,7 @@ fn next_moves(index: &Index, board: &Board) -> Vec<String> {
 fn one_move_played_2_18_times() {
     const N: usize = 1 << 18;
     let text = "(;GM[1]SZ[19];B[pd])\n".repeat(N);
-    let bytes = build(vec![source("copies.sgf", text)]);
+    let bytes = build(vec![source("copies.sgf", text.clone())]);
     let index = Index::open(&bytes).unwrap();
     index.verify().unwrap();
     assert_eq!(index.header().games, N as u64);
@@ -64,6 +66,15 @@ fn one_move_played_2_18_times() {
     let last = index.game(N as u32 - 1).unwrap();
     assert_eq!((last.tree, last.move_count), (N as u64 - 1, 1));
     assert!(index.game(N as u32).is_none());
+    // By default the copies are duplicates of the first.
+    let (bytes, report) = build_in_memory(
+        vec![source("copies.sgf", text)],
+        &[],
+        &BuildOptions::default(),
+    )
+    .unwrap();
+    assert_eq!((report.games_read, report.duplicates), (N, N - 1));
+    assert_eq!(Index::open(&bytes).unwrap().game_count(), 1);
 }
 
 /// 2^16 + 1 distinct player names: string ids no longer fit two bytes.

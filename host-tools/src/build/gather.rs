@@ -8,6 +8,7 @@ use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 
 use super::problems::{self, Problem};
+use super::duplicates;
 use super::replay::{self, ReplayedGame};
 use super::sort::{Renumbering, SortPlan};
 use super::{BuildOptions, BuildReport, Input, Occ, Prepared};
@@ -41,7 +42,7 @@ fn read_one(input: Input, number: usize, opts: &BuildOptions, acc: &mut Gathered
     };
     let mut warnings = Vec::new();
     let mut found: Vec<Problem> = skipped.iter().map(problems::skipped).collect();
-    for src in sources {
+    for (source_number, src) in sources.into_iter().enumerate() {
         let parsed = src.parse();
         warnings.extend(parsed.warnings.iter().map(|w| w.kind.name()));
         found.extend(parsed.rejected.iter().map(problems::rejected));
@@ -74,7 +75,8 @@ fn read_one(input: Input, number: usize, opts: &BuildOptions, acc: &mut Gathered
                     acc.occs.last_mut().expect("just pushed")
                 }
             };
-            let game = replay::replay(g, max_moves, piece, base);
+            let mut game = replay::replay(g, max_moves, piece, base);
+            game.read_rank = (number as u32, source_number as u32);
             acc.moves += game.moves.len() as u64;
             acc.games.push(game);
         }
@@ -95,7 +97,7 @@ pub(super) fn prepare(
         report.note(problems::skipped(s));
     }
     let bar = progress_bar(opts.progress, inputs.len() as u64);
-    let gathered: Vec<Gathered> = inputs
+    let mut gathered: Vec<Gathered> = inputs
         .into_par_iter()
         .enumerate()
         .fold(Gathered::default, |mut acc, (number, inp)| {
@@ -110,6 +112,9 @@ pub(super) fn prepare(
         b.finish_and_clear();
     }
     report.phase("parse", t0);
+    if !opts.keep_duplicates {
+        drop_duplicates(&mut gathered, report);
+    }
     // The workers' pieces of occurrences stay as they are, each with the offset that
     // makes its worker's provisional move numbers global (still in an order that depends
     // on the scheduling: fixed when the occurrences are sorted).
@@ -134,6 +139,45 @@ pub(super) fn prepare(
         plan,
         renumbering,
     })
+}
+
+/// Leaves out the games that repeat a game read earlier ([`duplicates`]) and their
+/// occurrences.
+fn drop_duplicates(gathered: &mut [Gathered], report: &mut BuildReport) {
+    let dropped = {
+        let games: Vec<&[ReplayedGame]> = gathered.iter().map(|g| g.games.as_slice()).collect();
+        duplicates::find(&games, report)
+    };
+    if report.duplicates == 0 {
+        return;
+    }
+    gathered
+        .par_iter_mut()
+        .zip(dropped)
+        .for_each(|(acc, dropped)| {
+            // The dropped games' provisional move numbers, in order.
+            let ranges: Vec<(u32, u32)> = acc
+                .games
+                .iter()
+                .zip(&dropped)
+                .filter(|&(g, &d)| d && !g.moves.is_empty())
+                .map(|(g, _)| {
+                    (
+                        g.provisional_start,
+                        g.provisional_start + g.moves.len() as u32,
+                    )
+                })
+                .collect();
+            let kept = |ply: u32| {
+                let k = ranges.partition_point(|r| r.0 <= ply);
+                k == 0 || ply >= ranges[k - 1].1
+            };
+            for piece in &mut acc.occs {
+                piece.retain(|o| kept(o.ply));
+            }
+            let mut d = dropped.iter();
+            acc.games.retain(|_| !d.next().copied().unwrap_or(false));
+        });
 }
 
 /// The workers' games (with the offsets of their provisional move numbers) and notes in
@@ -166,7 +210,7 @@ fn order_games(
     for (k, n) in warnings {
         *report.warnings.entry(k.to_string()).or_default() += n;
     }
-    report.games_read = games.len();
+    report.games_read = games.len() + report.duplicates;
     if games.is_empty() {
         report.problems.sort_by(problems::input_order);
         bail!(

@@ -18,6 +18,7 @@
 //! | `mod.rs` | the options and the pipeline: [`build`], [`build_in_memory`], [`collect`] |
 //! | `gather.rs` | reading, parsing and replaying the inputs in parallel; ordering the games |
 //! | `replay.rs` | one game's main line replayed into moves, setup stones and occurrences |
+//! | `duplicates.rs` | games repeated in the inputs, left out |
 //! | `sort.rs` | the parallel bucket sort of the occurrences |
 //! | `verify.rs` | the exact collision check |
 //! | `index_file.rs`, `book_file.rs` | encoding through the core's record codecs |
@@ -27,6 +28,7 @@
 
 pub(crate) mod bits;
 pub mod book_file;
+mod duplicates;
 mod gather;
 pub mod index_file;
 mod output;
@@ -82,6 +84,9 @@ pub struct BuildOptions {
     pub predictor: Option<crate::predict::TrainOptions>,
     /// List every recovered defect in [`BuildReport::problems`] (they are always counted).
     pub list_recovered: bool,
+    /// Keep games whose setup and main line repeat a game read earlier (default: left
+    /// out and counted, [`duplicates`]).
+    pub keep_duplicates: bool,
 }
 
 impl Default for BuildOptions {
@@ -95,6 +100,7 @@ impl Default for BuildOptions {
             progress: false,
             predictor: None,
             list_recovered: false,
+            keep_duplicates: false,
         }
     }
 }

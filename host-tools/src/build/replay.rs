@@ -29,6 +29,9 @@ pub struct ReplayedGame {
     /// Why the main line ended early (a short stable name: `occupied`, `off-board`,
     /// `invalid-coordinate`, `too-many-moves`...) and the number of the move that ended it.
     pub truncated: Option<(&'static str, usize)>,
+    /// The order of reading: (input number, source number within the input); with the
+    /// tree number, what decides which of two equal games is a duplicate.
+    pub read_rank: (u32, u32),
 }
 
 impl StoredGame for ReplayedGame {
@@ -129,6 +132,7 @@ pub fn replay(
         provisional_start: base,
         indexed,
         truncated,
+        read_rank: (0, 0),
     }
 }
 

@@ -20,6 +20,10 @@ pub struct BuildReport {
     pub rejected: BTreeMap<String, usize>,
     /// Games read.
     pub games_read: usize,
+    /// Games left out as duplicates of games read earlier.
+    pub duplicates: usize,
+    /// The first few duplicates (in reading order), each with the game it repeats.
+    pub duplicate_examples: Vec<String>,
     /// Games with at least one indexed move.
     pub games_indexed: usize,
     /// Games whose main line ended early, by reason.
@@ -127,6 +131,14 @@ impl BuildReport {
         for (k, n) in &self.rejected {
             let named = self.named(Outcome::Rejected, k);
             let _ = writeln!(s, "  rejected ({k}): {n}{named}");
+        }
+        if self.duplicates > 0 {
+            let _ = writeln!(
+                s,
+                "  duplicates left out: {}, e.g. {}",
+                self.duplicates,
+                self.duplicate_examples.join("; ")
+            );
         }
         let _ = writeln!(s, "games indexed:     {}", self.games_indexed);
         if self.games_without_moves > 0 {
