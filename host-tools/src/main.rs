@@ -94,6 +94,37 @@ enum Command {
         #[arg(long)]
         verify: bool,
     },
+    /// Merge indexes into one: the index one build of all their inputs would give, in
+    /// this order (shards built anywhere combine this way).
+    Merge {
+        /// The indexes, their games in this order.
+        #[arg(required = true)]
+        indexes: Vec<PathBuf>,
+        /// The file to write (atomically).
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Keep games that repeat a game read earlier.
+        #[arg(long)]
+        keep_duplicates: bool,
+        /// No summary.
+        #[arg(short, long)]
+        quiet: bool,
+    },
+    /// Add the games of SGF files, archives or folders to an index (rewritten atomically):
+    /// the index one build of its inputs followed by these would give.
+    Add {
+        /// The index to add to.
+        index: PathBuf,
+        /// SGF files (.sgf), archives (.tgz, .tar.gz, .zip) or folders searched recursively.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Keep games that repeat a game read earlier.
+        #[arg(long)]
+        keep_duplicates: bool,
+        /// No summary.
+        #[arg(short, long)]
+        quiet: bool,
+    },
     /// Verify an index or book completely: checksums and every record (opening an index
     /// for a search checks only its structure).
     Verify {
@@ -682,6 +713,30 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 &kifudex::info::describe(&bytes, verify)
                     .with_context(|| format!("{}", index.display()))?,
             )?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Merge {
+            indexes,
+            output,
+            keep_duplicates,
+            quiet,
+        } => {
+            let report = build::merge(&indexes, &output, keep_duplicates)?;
+            if !quiet {
+                eprintln!("{}", report.summary());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Add {
+            index,
+            paths,
+            keep_duplicates,
+            quiet,
+        } => {
+            let report = build::add(&index, &paths, keep_duplicates)?;
+            if !quiet {
+                eprintln!("{}", report.summary());
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Verify { index } => {

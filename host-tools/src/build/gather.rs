@@ -7,12 +7,13 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 
-use super::problems::{self, Problem};
 use super::duplicates;
+use super::problems::{self, Problem};
 use super::replay::{self, ReplayedGame};
 use super::sort::{Renumbering, SortPlan};
 use super::{BuildOptions, BuildReport, Input, Occ, Prepared};
 use crate::input::{self, Skipped};
+use crate::sgf::GameRecord;
 use crate::sgf::SourceRef;
 
 /// What one input yields besides its games: (input number, warning kinds, problems:
@@ -34,11 +35,44 @@ struct Gathered {
 /// Occurrences per piece of a build worker's occurrences.
 const OCC_PIECE: usize = 1 << 16;
 
+/// Replays one game into `acc`: its moves numbered after the worker's, its occurrences
+/// in the worker's pieces.
+fn push_game(
+    acc: &mut Gathered,
+    g: GameRecord,
+    max_moves: u32,
+    read_rank: (u32, u32),
+) -> &mut ReplayedGame {
+    let base = u32::try_from(acc.moves).unwrap_or(u32::MAX);
+    // A game has at most one occurrence per event.
+    let need = g.events.len();
+    let piece = match acc.occs.last_mut() {
+        Some(p) if p.capacity() - p.len() >= need => p,
+        _ => {
+            acc.occs.push(Vec::with_capacity(need.max(OCC_PIECE)));
+            acc.occs.last_mut().expect("just pushed")
+        }
+    };
+    let mut game = replay::replay(g, max_moves, piece, base);
+    game.read_rank = read_rank;
+    acc.moves += game.moves.len() as u64;
+    acc.games.push(game);
+    acc.games.last_mut().expect("just pushed")
+}
+
 fn read_one(input: Input, number: usize, opts: &BuildOptions, acc: &mut Gathered) {
     let max_moves = opts.max_moves.unwrap_or(u32::MAX);
     let (sources, skipped) = match input {
         Input::File(p) => input::read_input(&p),
         Input::Sources(s) => (s, Vec::new()),
+        Input::Stored(games) => {
+            for (i, s) in games.into_iter().enumerate() {
+                push_game(acc, s.record, max_moves, (number as u32, i as u32)).date_key =
+                    s.date_key;
+            }
+            acc.notes.push((number, Vec::new(), Vec::new()));
+            return;
+        }
     };
     let mut warnings = Vec::new();
     let mut found: Vec<Problem> = skipped.iter().map(problems::skipped).collect();
@@ -65,20 +99,7 @@ fn read_one(input: Input, number: usize, opts: &BuildOptions, acc: &mut Gathered
             if opts.list_recovered {
                 found.extend(g.warnings.iter().map(|w| problems::recovered(&g.source, w)));
             }
-            let base = u32::try_from(acc.moves).unwrap_or(u32::MAX);
-            // A game has at most one occurrence per event.
-            let need = g.events.len();
-            let piece = match acc.occs.last_mut() {
-                Some(p) if p.capacity() - p.len() >= need => p,
-                _ => {
-                    acc.occs.push(Vec::with_capacity(need.max(OCC_PIECE)));
-                    acc.occs.last_mut().expect("just pushed")
-                }
-            };
-            let mut game = replay::replay(g, max_moves, piece, base);
-            game.read_rank = (number as u32, source_number as u32);
-            acc.moves += game.moves.len() as u64;
-            acc.games.push(game);
+            push_game(acc, g, max_moves, (number as u32, source_number as u32));
         }
     }
     acc.notes.push((number, warnings, found));

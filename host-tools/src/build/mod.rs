@@ -19,6 +19,7 @@
 //! | `gather.rs` | reading, parsing and replaying the inputs in parallel; ordering the games |
 //! | `replay.rs` | one game's main line replayed into moves, setup stones and occurrences |
 //! | `duplicates.rs` | games repeated in the inputs, left out |
+//! | `merge.rs` | adding games to an index, merging indexes |
 //! | `sort.rs` | the parallel bucket sort of the occurrences |
 //! | `verify.rs` | the exact collision check |
 //! | `index_file.rs`, `book_file.rs` | encoding through the core's record codecs |
@@ -31,6 +32,7 @@ pub mod book_file;
 mod duplicates;
 mod gather;
 pub mod index_file;
+mod merge;
 mod output;
 mod preflight;
 pub mod problems;
@@ -47,6 +49,7 @@ use kifudex_core::format::EncodedFile;
 
 use crate::input::{self, Skipped, Source};
 use gather::prepare;
+pub use merge::{add, merge, stored_records, StoredRecord};
 pub use output::write_atomically;
 use output::{persist, write_temporary};
 pub use preflight::{check_inputs, check_output};
@@ -146,6 +149,8 @@ pub enum Input {
     File(PathBuf),
     /// Sources already in memory (e.g. the bundled sample).
     Sources(Vec<Source>),
+    /// The games of an index, read back ([`merge`]).
+    Stored(Vec<merge::StoredRecord>),
 }
 
 /// Reads, parses and replays every game under `paths`, then sorts the occurrences and

@@ -1,0 +1,154 @@
+//! Adding games to an index and merging indexes ([`merge`], [`add`]): the games stored in
+//! the indexes are read back (moves, setup, every game-info field the index keeps) and go
+//! through the same pipeline as games read from SGF, so the result is byte for byte the
+//! index one `build` of all the inputs would give, in the same order (the indexes' inputs
+//! first, in the order given; duplicates across them left out as a build would).
+//!
+//! This is also how shards built on several machines combine into one index: build each
+//! shard anywhere (any job runner), then `kifudex merge shard1.kdx shard2.kdx ... -o all.kdx`.
+//!
+//! Cost: every stored game is replayed again (no SGF is parsed): time proportional to all
+//! the games, not only the new ones; memory as a build of all of them.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{anyhow, bail, Result};
+use kifudex_core::index::Index;
+
+use super::{collect_and_encode, output, BuildOptions, BuildReport, Input};
+use crate::input;
+use crate::sgf::{GameInfo, GameRecord, GameResult, SourceRef};
+
+/// A game read back from an index: its record (events, info, source) and its date key.
+pub struct StoredRecord {
+    /// The record as the SGF reader would give it (events up to the stored end).
+    pub record: GameRecord,
+    /// The date key stored with it.
+    pub date_key: u32,
+}
+
+fn text(s: &str) -> Option<String> {
+    (!s.is_empty()).then(|| s.to_string())
+}
+
+/// Every game of `index`, in index order.
+pub fn stored_records(index: &Index) -> Vec<StoredRecord> {
+    (0..index.game_count())
+        .filter_map(|id| {
+            let g = index.game(id)?;
+            let info = GameInfo {
+                black: text(g.black),
+                white: text(g.white),
+                black_rank: text(g.black_rank),
+                white_rank: text(g.white_rank),
+                date: text(g.date),
+                year: None,
+                event: text(g.event),
+                round: text(g.round),
+                place: text(g.place),
+                result: text(g.result).map(|raw| GameResult {
+                    raw,
+                    winner: g.winner,
+                    margin: g.margin,
+                }),
+                komi: g.komi,
+                handicap: (g.handicap > 0).then_some(g.handicap as u16),
+                rules: text(g.rules),
+                game_name: text(g.name),
+            };
+            let record = GameRecord {
+                source: SourceRef {
+                    path: g.path.to_string(),
+                    member: text(g.member),
+                    tree_index: usize::try_from(g.tree).ok()?,
+                },
+                byte_offset: 0,
+                size: g.size,
+                encoding: "UTF-8",
+                info,
+                events: index.events(id).collect(),
+                end: None,
+                warnings: Vec::new(),
+            };
+            Some(StoredRecord {
+                record,
+                date_key: g.date_key,
+            })
+        })
+        .collect()
+}
+
+/// Opens and verifies each index (a merge reads every record: a damaged one must not go
+/// into a new index unnoticed) and reads its games back; the options they were built
+/// with must agree, and are returned.
+fn read_indexes(paths: &[PathBuf]) -> Result<(Vec<Input>, BuildOptions)> {
+    let mut inputs = Vec::new();
+    let mut built: Option<(u32, u32)> = None;
+    for p in paths {
+        let bytes = crate::open_index_file(p)?;
+        let index = Index::open_verified(&bytes)
+            .map_err(|e| anyhow!("{}: not a valid index: {e}", p.display()))?;
+        let h = index.header();
+        let options = (h.max_moves, h.shared_min);
+        match built {
+            None => built = Some(options),
+            Some(o) if o != options => bail!(
+                "{}: built with other options (--max-moves {}) than {}",
+                p.display(),
+                h.max_moves,
+                paths[0].display()
+            ),
+            Some(_) => {}
+        }
+        inputs.push(Input::Stored(stored_records(&index)));
+    }
+    let (max_moves, shared_min) = built.ok_or_else(|| anyhow!("no index to read"))?;
+    let opts = BuildOptions {
+        max_moves: (max_moves > 0).then_some(max_moves),
+        shared_min,
+        ..BuildOptions::default()
+    };
+    Ok((inputs, opts))
+}
+
+/// Writes to `out` the index of the games of `indexes` then of `paths` (SGF files,
+/// archives, folders), as one build of all their inputs in that order would.
+fn combine(
+    indexes: &[PathBuf],
+    paths: &[PathBuf],
+    out: &Path,
+    keep_duplicates: bool,
+) -> Result<BuildReport> {
+    let t0 = Instant::now();
+    let mut report = BuildReport::default();
+    let (mut inputs, mut opts) = read_indexes(indexes)?;
+    opts.keep_duplicates = keep_duplicates;
+    let (files, skipped) = input::list_inputs(paths);
+    inputs.extend(files.into_iter().map(Input::File));
+    let ((tmp, bytes), collected) =
+        collect_and_encode(inputs, skipped, &opts, &mut report, t0, |file| {
+            let tmp = output::write_temporary(out, |w| {
+                use std::io::Write;
+                file.pieces().try_for_each(|p| w.write_all(p))
+            })?;
+            Ok((tmp, file.len() as u64))
+        })?;
+    output::persist(tmp, out)?;
+    drop(collected);
+    report.bytes = bytes;
+    report.elapsed = t0.elapsed();
+    Ok(report)
+}
+
+/// Merges indexes into `out`: the same index as one build of all their inputs, in the
+/// order given (the first index's inputs first).
+pub fn merge(indexes: &[PathBuf], out: &Path, keep_duplicates: bool) -> Result<BuildReport> {
+    combine(indexes, &[], out, keep_duplicates)
+}
+
+/// Adds the games under `paths` to the index at `index` (rewritten atomically): the same
+/// index as one build of its inputs followed by `paths`.
+pub fn add(index: &Path, paths: &[PathBuf], keep_duplicates: bool) -> Result<BuildReport> {
+    combine(&[index.to_path_buf()], paths, index, keep_duplicates)
+}
