@@ -40,7 +40,7 @@ impl From<NotationError> for QueryError {
 impl core::fmt::Display for QueryError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            QueryError::IllegalMove(e) => write!(f, "illegal move ({e:?})"),
+            QueryError::IllegalMove(e) => write!(f, "illegal move: {}", e.words()),
             other => f.write_str(other.as_str()),
         }
     }

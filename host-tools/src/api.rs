@@ -59,8 +59,8 @@ pub enum PositionError {
     /// A board size outside 1 to 19.
     #[error("board size {0} is not supported (1 to 19)")]
     BadSize(u8),
-    /// An entry of a list is not a point or move.
-    #[error("{list}: entry {number} ({text:?}) is not an SGF point{or_pass}", or_pass = if *list == "moves" { " or pass" } else { "" })]
+    /// An entry of a list is not a point or move (in any notation of `--moves`).
+    #[error("{}", entry_words(list, *number, text))]
     BadEntry {
         /// `moves`, `ab` or `aw`.
         list: &'static str,
@@ -88,7 +88,7 @@ pub enum PositionError {
         point: String,
     },
     /// A move the rules refuse.
-    #[error("move {number} ({color} {mv}) is illegal: {reason}")]
+    #[error("move {number}, {} {mv}: {}", color_word(color), reason.words())]
     Illegal {
         /// 1-based.
         number: usize,
@@ -127,12 +127,46 @@ fn color_of(side: Side) -> Color {
     }
 }
 
-/// The entry of a comma-separated list that holds byte `at`: its 1-based number and text.
+/// The entry of a list that holds byte `at` (split as the core's `parse_moves` splits):
+/// its 1-based number and text.
 fn entry_at(list: &str, at: usize) -> (usize, String) {
-    let at = at.min(list.len());
-    let number = list.as_bytes()[..at].iter().filter(|&&b| b == b',').count() + 1;
-    let text = list.split(',').nth(number - 1).unwrap_or("").trim();
+    let (number, text) = kifudex_core::notation::entry_at(list, at);
     (number, text.to_owned())
+}
+
+/// The byte where entry `i` (0-based) of a list starts.
+fn entry_start(list: &str, i: usize) -> usize {
+    (0..=list.len())
+        .find(|&at| kifudex_core::notation::entry_at(list, at).0 == i + 1)
+        .unwrap_or(0)
+}
+
+/// `Black` for `B`, `White` for `W`.
+fn color_word(letter: &str) -> &'static str {
+    if letter == "W" {
+        "White"
+    } else {
+        "Black"
+    }
+}
+
+/// A bad entry in words: ``move 3: `hello` is not a move (expected ...)``.
+fn entry_words(list: &str, number: usize, text: &str) -> String {
+    let what = if list == "moves" {
+        format!("move {number}")
+    } else {
+        format!("{list}: entry {number}")
+    };
+    if text.is_empty() {
+        format!("{what} is empty (two commas in a row, or a comma at the end)")
+    } else if list == "moves" {
+        format!(
+            "{what}: `{text}` is not a move (expected an SGF point like pd, a coordinate like \
+             Q16, or pass)"
+        )
+    } else {
+        format!("{what}: `{text}` is not a point (expected an SGF point like pd or a coordinate like Q16)")
+    }
 }
 
 /// Sets up a query position: the setup stones on the empty board of its size, then the
@@ -140,7 +174,8 @@ fn entry_at(list: &str, at: usize) -> (usize, String) {
 /// applied, suicide and an immediate ko recapture refused. `moves` alone is the SPEC's
 /// `--moves` query.
 pub fn set_up(q: &Position) -> Result<Played, PositionError> {
-    let size = Size::square(q.size).ok_or(PositionError::BadSize(q.size))?;
+    let size =
+        Size::new(q.size, q.height.unwrap_or(q.size)).ok_or(PositionError::BadSize(q.size))?;
     let mut board = Board::new(size);
     for (list, text, stone) in [
         ("ab", &q.black, Stone::Black),
@@ -153,7 +188,7 @@ pub fn set_up(q: &Position) -> Result<Played, PositionError> {
                     return Err(PositionError::BadSetupPoint {
                         list,
                         number: i + 1,
-                        text: text.split(',').nth(i).unwrap_or("").trim().to_owned(),
+                        text: entry_at(text, entry_start(text, i)).1,
                         size: format!("{}x{}", size.width(), size.height()),
                     });
                 }
@@ -198,7 +233,8 @@ pub fn set_up(q: &Position) -> Result<Played, PositionError> {
             .map_err(|reason| PositionError::Illegal {
                 number: i + 1,
                 color: color_letter(color),
-                mv: Sgf(mv).to_string(),
+                // As the user wrote it (`Q16`, `PD` or `pd`).
+                mv: entry_at(&q.moves, entry_start(&q.moves, i)).1,
                 reason,
             })?;
         moves.push(PlayedMove {

@@ -13,6 +13,7 @@ pub mod input;
 pub mod mapped;
 pub mod pattern;
 pub mod patterns;
+pub mod position;
 pub mod predict;
 pub mod present;
 pub mod sample;

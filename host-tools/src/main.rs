@@ -13,6 +13,8 @@ use kifudex::predict::TrainOptions;
 use kifudex::present::text;
 use kifudex::{open_index_file, print_stdout, IndexBytes};
 use kifudex_core::index::Index;
+use kifudex_core::notation::parse_moves;
+use kifudex_core::{Color, Size};
 use kifudex_web::{Filter, GamesRequest, Position, SearchRequest, Side, Sort};
 
 /// kifudex: what strong players played next, for the position on your board.
@@ -270,33 +272,74 @@ struct PositionArgs {
     /// The index file (default: the bundled sample, indexed in memory).
     #[arg(long)]
     index: Option<PathBuf>,
-    /// Moves from the empty board (or the setup): comma-separated SGF points or `pass`,
-    /// Black first (or `--to-move`), colours alternating.
+    /// Moves from the empty board (or the setup), the first by Black (or `--to-move`),
+    /// colours alternating: SGF points (`pd`, either case), coordinates (`Q16`: a column
+    /// letter without I, the row from the bottom) or `pass`, separated by commas or spaces.
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     moves: String,
-    /// Black stones set up before the moves (comma-separated SGF points).
+    /// Black stones set up before the moves (points as in --moves).
     #[arg(long, default_value = "")]
     ab: String,
-    /// White stones set up before the moves (comma-separated SGF points).
+    /// White stones set up before the moves (points as in --moves).
     #[arg(long, default_value = "")]
     aw: String,
     /// Who plays the first of the moves (and is to move if there are none): B or W.
     #[arg(long, value_parser = parse_side)]
     to_move: Option<Side>,
-    /// Board size (square).
-    #[arg(long, default_value_t = 19)]
-    size: u8,
+    /// Instead of --moves/--ab/--aw: the position of this SGF record's main line (its
+    /// first game), setup and handicap stones included.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["moves", "ab", "aw", "to_move"])]
+    sgf: Option<PathBuf>,
+    /// With --sgf: the position after this many moves (default: the end of the main line).
+    #[arg(long = "move", value_name = "N", requires = "sgf")]
+    move_number: Option<usize>,
+    /// Board size: 19, 13, 9... or width x height (`19x9`).
+    #[arg(long, default_value = "19", value_parser = kifudex::position::parse_size)]
+    size: Size,
 }
 
 impl PositionArgs {
-    fn position(&self) -> Position {
-        Position {
-            size: self.size,
-            black: self.ab.clone(),
-            white: self.aw.clone(),
-            to_move: self.to_move,
-            moves: self.moves.clone(),
+    /// The query position, and how many moves deep it is.
+    fn position(&self) -> Result<(Position, usize)> {
+        if let Some(file) = &self.sgf {
+            let (board, to_move, depth) = kifudex::position::from_sgf_file(file, self.move_number)?;
+            let (black, white) = kifudex::position::setup_lists(&board);
+            let size = board.size();
+            return Ok((
+                Position {
+                    size: size.width(),
+                    height: Some(size.height()),
+                    black,
+                    white,
+                    to_move: Some(match to_move {
+                        Color::Black => Side::Black,
+                        Color::White => Side::White,
+                    }),
+                    moves: String::new(),
+                },
+                depth,
+            ));
         }
+        let depth = parse_moves(&self.moves, self.size).count();
+        Ok((
+            Position {
+                size: self.size.width(),
+                height: Some(self.size.height()),
+                black: self.ab.clone(),
+                white: self.aw.clone(),
+                to_move: self.to_move,
+                moves: self.moves.clone(),
+            },
+            depth,
+        ))
+    }
+}
+
+/// Says on standard error that a position with no games lies beyond what an index built
+/// with `--max-moves` holds, if it does.
+fn note_depth(index: &Index<'_>, depth: usize) {
+    if let Some(note) = kifudex::position::beyond_max_moves(index.header().max_moves, depth) {
+        eprintln!("kifudex: {note}");
     }
 }
 
@@ -545,15 +588,24 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Search(a) => {
             let (bytes, label) = load_index(a.position.index.as_deref())?;
             let index = open(&bytes, &label)?;
+            let (position, depth) = a.position.position()?;
             let q = SearchRequest {
-                position: a.position.position(),
+                position,
                 swap: a.swap,
                 filter: a.filter.filter(),
             };
             print_answer(if a.json {
-                api::search(&index, &q).map(|v| v.to_string())
+                api::search(&index, &q).map(|v| {
+                    if v["total"] == 0 {
+                        note_depth(&index, depth);
+                    }
+                    v.to_string()
+                })
             } else {
                 api::search_next(&index, &q).map(|(played, next)| {
+                    if next.total() == 0 {
+                        note_depth(&index, depth);
+                    }
                     let board = text::board(&played.board, next.classes(), a.marks);
                     let table = text::table(&next, a.marks, 40);
                     format!("{board}{}", table.trim_end())
@@ -592,8 +644,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
                 return Ok(ExitCode::SUCCESS);
             }
+            let (position, depth) = a.position.position()?;
             let q = GamesRequest {
-                position: a.position.position(),
+                position,
                 swap: a.swap,
                 filter: a.filter.filter(),
                 sort: a.sort,
@@ -601,9 +654,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 offset: a.offset,
             };
             print_answer(if a.json {
-                api::games(&index, &q).map(|v| v.to_string())
+                api::games(&index, &q).map(|v| {
+                    if v["matching"] == 0 {
+                        note_depth(&index, depth);
+                    }
+                    v.to_string()
+                })
             } else {
-                api::game_list(&index, &q).map(|l| text::games(&index, &l).trim_end().to_owned())
+                api::game_list(&index, &q).map(|l| {
+                    if l.matching == 0 {
+                        note_depth(&index, depth);
+                    }
+                    text::games(&index, &l).trim_end().to_owned()
+                })
             })
         }
         Command::Game { index, id, sgf } => {

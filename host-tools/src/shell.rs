@@ -15,7 +15,7 @@ use std::fmt::Write as _;
 
 use kifudex_core::board::Board;
 use kifudex_core::index::Index;
-use kifudex_core::notation::{parse_bgo, parse_human, parse_sgf, Human, Sgf, SgfMove};
+use kifudex_core::notation::{parse_moves, Human, NotationError, Sgf};
 use kifudex_core::predict::Predictor;
 use kifudex_core::{Color, Move, Transform};
 
@@ -179,19 +179,24 @@ impl<'a> Shell<'a> {
         }
         // Play on a copy: a bad move anywhere leaves the board as it was.
         let mut play: PlayBoard = self.session.play_board().clone();
-        for (i, word) in args.iter().enumerate() {
+        // Words, and comma-separated lists of them (`play pd,dp Q4`).
+        let words = args
+            .iter()
+            .flat_map(|w| w.split(','))
+            .filter(|w| !w.is_empty());
+        for (i, word) in words.enumerate() {
             let (mv, mover) = self
                 .parse_move(word, play.board())
-                .map_err(|e| format!("move {} {word:?}: {e}", i + 1))?;
+                .map_err(|e| format!("move {}: {e}", i + 1))?;
             // A next-move letter plays its class's move with its colour (records where a
             // colour moved twice, handicap stones, the colour-swapped search).
             let color = mover.unwrap_or(play.to_move());
             play.play(mv, Some(color)).map_err(|e| {
                 format!(
-                    "move {} {word:?}: {} {} is illegal ({e})",
+                    "move {}, {} {word}: {}",
                     i + 1,
                     color_name(color),
-                    Sgf(mv)
+                    e.words()
                 )
             })?;
         }
@@ -227,20 +232,22 @@ impl<'a> Shell<'a> {
                     _ => Err("no next move has this letter here".into()),
                 };
             }
-            [x, y] if x.is_ascii_lowercase() && y.is_ascii_lowercase() => {
-                match parse_sgf(word, size).map_err(|e| e.to_string())? {
-                    SgfMove::Play(p) => Ok(Move::Play(p)),
-                    SgfMove::Pass => Ok(Move::Pass),
-                    SgfMove::OffBoard(_) => Err("off the board".into()),
+            // Everything else as `--moves` and the hint protocol read it: SGF points in
+            // either case (bGo's `PD` is `pd`), human coordinates, `pass`.
+            _ => {
+                let mut entries = parse_moves(word, size);
+                match (entries.next(), entries.next()) {
+                    (Some(Ok(m)), None) => Ok(m),
+                    // Refused as the rules refuse it, with the colour that plays it.
+                    (Some(Err(NotationError::OffBoard { .. })), _) => {
+                        Ok(Move::Play(kifudex_core::Point::new(u8::MAX, u8::MAX)))
+                    }
+                    _ => Err(format!(
+                        "`{word}` is not a move (expected an SGF point like pd, a \
+                         coordinate like Q16, pass, or a next-move letter)"
+                    )),
                 }
             }
-            [x, y] if x.is_ascii_alphabetic() && y.is_ascii_alphabetic() => {
-                parse_bgo(word, size).map_err(|e| e.to_string())
-            }
-            [x, rest @ ..] if x.is_ascii_alphabetic() && rest.iter().all(u8::is_ascii_digit) => {
-                parse_human(word, size).map_err(|e| e.to_string())
-            }
-            _ => Err("not a move (pd, Q16, PD, pass or a letter)".into()),
         };
         mv.map(|m| (m, None))
     }
@@ -681,7 +688,10 @@ mod tests {
         text(&mut shell, "play pd dp pp a");
         assert_eq!(shell.board().bgo_hashes().0[0], 731239216);
         let out = text(&mut shell, "play a pd");
-        assert!(out.starts_with("error: move 2 \"pd\""), "{out}");
+        assert!(
+            out.starts_with("error: move 2, White pd: the point is occupied"),
+            "{out}"
+        );
         assert_eq!(out.lines().count(), 1);
         assert_eq!(shell.board().bgo_hashes().0[0], 731239216);
         text(&mut shell, "undo 4");

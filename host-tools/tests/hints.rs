@@ -90,6 +90,9 @@ fn hints_protocol_on_bgo_test_archive() {
     req.extend_from_slice(b"hello\n\n");
     req.extend_from_slice(&[b'm'; 5000]);
     req.extend_from_slice(b"\n\x00\xff\x01\x1b[A\n");
+    // The moves in every notation `--moves` takes: human coordinates, SGF letters in
+    // either case, spaces.
+    req.extend_from_slice(b"moves Q16 D4 q4\nmoves PD,dp pp\n");
     req.extend_from_slice(b"quit\nmoves\n");
     let out = hints(&book, &req, &["--leds"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -118,6 +121,8 @@ fn hints_protocol_on_bgo_test_archive() {
             "error bad-request",
             "error bad-request",
             "error bad-request",
+            "hints 959678554 7 dd:W:6 dc:W:1",
+            "hints 959678554 7 dd:W:6 dc:W:1",
         ]
     );
     assert!(lines[7].starts_with("hints "), "{}", lines[7]);
@@ -671,6 +676,12 @@ fn cross() -> &'static Cross {
             (b"moves pd,,dp".to_vec(), "error bad-request"),
             (b"moves pd,".to_vec(), "error bad-request"),
             (b"moves p".to_vec(), "error bad-request"),
+            // Human coordinates and upper-case SGF letters, as `--moves` takes them.
+            (b"moves Q16 q16".to_vec(), "error illegal-move"),
+            (b"moves PD,pd".to_vec(), "error illegal-move"),
+            (b"moves D4,Q20".to_vec(), "error illegal-move"),
+            (b"moves I5".to_vec(), "error bad-request"),
+            (b"moves pd dp hello".to_vec(), "error bad-request"),
             (noise, "error bad-request"),
             (
                 vec![0, 1, 2, 3, 0x1b, b'[', b'A', 0xff, 0xfe],

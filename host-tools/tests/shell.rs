@@ -240,7 +240,7 @@ fn piped_session_on_the_bundled_sample() {
         errors,
         [
             "error: unknown command \"bogus\" (try `help`)",
-            "error: move 1 \"zz\": off the board"
+            "error: move 1, White zz: the point is off the board"
         ]
     );
     // The shell went on after the errors.

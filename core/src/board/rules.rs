@@ -85,6 +85,20 @@ impl MoveError {
     }
 }
 
+impl MoveError {
+    /// Why the move is refused, in words (`"the point is occupied"`).
+    pub const fn words(self) -> &'static str {
+        match self {
+            MoveError::OffBoard => "the point is off the board",
+            MoveError::Occupied => "the point is occupied",
+            MoveError::Suicide => "it would leave its own stones without a liberty (suicide)",
+            MoveError::Ko => "it retakes the ko at once",
+            MoveError::Superko => "it repeats an earlier position (superko)",
+            MoveError::HistoryFull => "the replay's history is full",
+        }
+    }
+}
+
 impl core::fmt::Display for MoveError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.name())

@@ -11,7 +11,7 @@
 //! | human ([`parse_human`], [`Human`]) | `Q16` (columns `A`-`T` without `I`) | bottom left | insensitive |
 //! | bGo shell ([`parse_bgo`], [`Bgo`]) | `PD` (column letter, then row letter, `A`-`S`) | top left | insensitive |
 //! | SGN ([`SgnParser`], [`write_sgn`]) | `19x19 Q16b D4w` or `19x19,Q16b,D4w` | bottom left | insensitive |
-//! | moves list ([`parse_moves`], [`write_moves`]) | `pd,dp,pass` | top left | as SGF |
+//! | moves list ([`parse_moves`], [`write_moves`]) | `pd,dp,pass`, `Q16 D4` | as its entries | SGF either case, human insensitive |
 //!
 //! A pass is printed `pass` by every printer here (kifudex's output convention), except
 //! [`SgfValue`], which writes an SGF property value (empty for a pass), and SGN, which writes
@@ -27,7 +27,7 @@ mod sgn;
 
 pub use bgo::{parse_bgo, Bgo};
 pub use human::{human_column_letter, human_column_value, parse_human, Human};
-pub use moves::{parse_moves, write_moves, MovesParser};
+pub use moves::{entry_at, parse_moves, write_moves, MovesParser};
 pub use sgf::{parse_sgf, parse_sgf_point, sgf_letter, sgf_value, Sgf, SgfMove, SgfValue};
 pub use sgn::{parse_sgn, write_sgn, SgnItem, SgnParser, SgnStyle};
 

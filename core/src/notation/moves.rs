@@ -4,15 +4,19 @@
 use core::fmt::{self, Write};
 use core::iter::FusedIterator;
 
+use super::human::human_point_at;
 use super::sgf::{sgf_letter, sgf_move_at, SgfMove};
 use super::{is_pass, NotationError};
 use crate::point::{Move, Point, Size};
 
-/// A streaming reader of a `--moves` list (`pd,dp,pp`): comma-separated SGF points or `pass`.
+/// A streaming reader of a `--moves` list (`pd,dp,pp`, `Q16 D4 pass`): entries separated
+/// by commas or whitespace.
 ///
 /// - The empty string (or only whitespace) is no moves.
-/// - Each entry is two SGF letters, `tt` (a pass, see [`parse_sgf`](super::parse_sgf)) or `pass` (any case);
-///   ASCII whitespace around an entry is ignored (so a trailing `\r` does no harm).
+/// - Each entry is two SGF letters in either case (`pd`, `PD`; `tt` is a pass, see
+///   [`parse_sgf`](super::parse_sgf)), human coordinates (`Q16`, `q16`: a column letter
+///   without I, the row counted from the bottom) or `pass` (any case); ASCII whitespace
+///   around an entry is ignored (so a trailing `\r` does no harm).
 /// - An empty entry (`pd,,dp`, a trailing comma) is [`NotationError::Syntax`]; a point off
 ///   the board is [`NotationError::OffBoard`], so a caller can tell a malformed request from
 ///   an illegal move.
@@ -62,41 +66,92 @@ impl Iterator for MovesParser<'_> {
                 }
             }
         }
-        let (raw, next) = match rest.iter().position(|&c| c == b',') {
-            Some(i) => (rest.get(..i).unwrap_or(&[]), Some(self.pos + i + 1)),
-            None => (rest, None),
-        };
-        // Trim ASCII whitespace around the entry, keeping track of its offset.
-        let lead = raw
-            .iter()
-            .position(|c| !c.is_ascii_whitespace())
-            .unwrap_or(raw.len());
-        let trail = raw
-            .iter()
-            .rposition(|c| !c.is_ascii_whitespace())
-            .map_or(lead, |i| i + 1);
-        let tok = raw.get(lead..trail).unwrap_or(&[]);
-        let base = self.pos + lead;
+        let (start, end, next) = entry_bounds(self.input, self.pos);
         match next {
             Some(n) => self.pos = n,
             None => self.done = true,
         }
-        let item = if tok.is_empty() {
-            Err(NotationError::Syntax { at: base })
-        } else if is_pass(tok) {
-            Ok(Move::Pass)
-        } else {
-            match sgf_move_at(tok, base, self.size) {
-                Ok(SgfMove::Play(p)) => Ok(Move::Play(p)),
-                Ok(SgfMove::Pass) => Ok(Move::Pass),
-                Ok(SgfMove::OffBoard(_)) => Err(NotationError::OffBoard { at: base }),
-                Err(e) => Err(e),
-            }
-        };
+        let tok = self.input.get(start..end).unwrap_or(&[]);
+        let item = parse_entry(tok, start, self.size);
         if item.is_err() {
             self.done = true;
         }
         Some(item)
+    }
+}
+
+/// The entry that starts at or after byte `pos` (after any whitespace): its start and
+/// end, and where the next entry starts (`None` at the end of the input). Entries are
+/// separated by a comma or by whitespace; a comma may have whitespace around it.
+fn entry_bounds(input: &[u8], pos: usize) -> (usize, usize, Option<usize>) {
+    let len = input.len();
+    let mut start = pos.min(len);
+    while start < len && input.get(start).is_some_and(u8::is_ascii_whitespace) {
+        start += 1;
+    }
+    let mut end = start;
+    while end < len
+        && input
+            .get(end)
+            .is_some_and(|&c| c != b',' && !c.is_ascii_whitespace())
+    {
+        end += 1;
+    }
+    let mut after = end;
+    while after < len && input.get(after).is_some_and(u8::is_ascii_whitespace) {
+        after += 1;
+    }
+    let next = match input.get(after) {
+        None => None,
+        Some(b',') => Some(after + 1),
+        // Whitespace alone separated this entry from the next.
+        Some(_) => Some(after),
+    };
+    (start, end, next)
+}
+
+/// One entry of a moves list at byte `at`: `pass` (any case), two SGF letters (either
+/// case: on boards up to 19x19, `PD` can only mean `pd`), or human coordinates (`Q16`,
+/// `q16`: a column letter without I, then the row counted from the bottom).
+fn parse_entry(tok: &[u8], at: usize, size: Size) -> Result<Move, NotationError> {
+    match *tok {
+        [] => Err(NotationError::Syntax { at }),
+        _ if is_pass(tok) => Ok(Move::Pass),
+        [x, y] if x.is_ascii_alphabetic() && y.is_ascii_alphabetic() => {
+            let lower = [x.to_ascii_lowercase(), y.to_ascii_lowercase()];
+            match sgf_move_at(&lower, at, size)? {
+                SgfMove::Play(p) => Ok(Move::Play(p)),
+                SgfMove::Pass => Ok(Move::Pass),
+                SgfMove::OffBoard(_) => Err(NotationError::OffBoard { at }),
+            }
+        }
+        [c, ref digits @ ..]
+            if c.is_ascii_alphabetic()
+                && !digits.is_empty()
+                && digits.iter().all(u8::is_ascii_digit) =>
+        {
+            human_point_at(tok, at, size).map(Move::Play)
+        }
+        _ => Err(NotationError::Syntax { at }),
+    }
+}
+
+/// The entry of a moves list that holds byte `at` (as [`NotationError::at`] gives it):
+/// its 1-based number and its text (empty for an empty entry such as `pd,,dp`), split as
+/// [`parse_moves`] splits.
+pub fn entry_at(s: &str, at: usize) -> (usize, &str) {
+    let input = s.as_bytes();
+    let mut pos = 0;
+    let mut number = 1;
+    loop {
+        let (start, end, next) = entry_bounds(input, pos);
+        match next {
+            Some(n) if n <= at && n > pos => {
+                pos = n;
+                number += 1;
+            }
+            _ => return (number, s.get(start..end).unwrap_or("")),
+        }
     }
 }
 
@@ -178,11 +233,11 @@ mod tests {
         );
         assert_eq!(
             moves("pd,dpp", s19()),
-            [Ok(Play(pt(15, 3))), Err(NotationError::Syntax { at: 5 })]
+            [Ok(Play(pt(15, 3))), Err(NotationError::Syntax { at: 3 })]
         );
         assert_eq!(
             moves("pd dp", s19()),
-            [Err(NotationError::Syntax { at: 2 })]
+            [Ok(Play(pt(15, 3))), Ok(Play(pt(3, 15)))]
         );
         assert_eq!(moves("ff", sq(5)), [Err(NotationError::OffBoard { at: 0 })]);
         let mut s = String::new();

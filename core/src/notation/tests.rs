@@ -209,3 +209,52 @@ proptest! {
         let _ = parse_moves(&s, Size::STANDARD).count();
     }
 }
+
+/// One notation for every moves list: SGF letters in either case, human coordinates in
+/// either case, `pass`, separated by commas or whitespace.
+#[test]
+fn moves_lists_take_every_notation() {
+    let want = [
+        Move::Play(pt(15, 3)),
+        Move::Play(pt(3, 15)),
+        Move::Pass,
+        Move::Play(pt(15, 15)),
+    ];
+    for s in [
+        "pd,dp,pass,pp",
+        "PD,DP,PASS,PP",
+        "Q16,D4,pass,Q4",
+        "q16,d4,Pass,q4",
+        "pd dp pass pp",
+        "pd, dp ,pass,\tQ4\r\n",
+        "Pd,D4 tt,pp",
+    ] {
+        let got: Result<Vec<_>, _> = parse_moves(s, s19()).collect();
+        assert_eq!(got, Ok(want.to_vec()), "{s:?}");
+    }
+    // Human rows count from the bottom of a rectangular board too: A1 on 19x9 is `ai`.
+    let wide = Size::new(19, 9).unwrap();
+    let got: Result<Vec<_>, _> = parse_moves("A1,T9", wide).collect();
+    assert_eq!(
+        got,
+        Ok([Move::Play(pt(0, 8)), Move::Play(pt(18, 0))].to_vec())
+    );
+    // Errors keep their byte offsets, and entry_at finds the entry.
+    for (s, number, text) in [
+        ("pd,hello", 2, "hello"),
+        ("pd dp  I5", 3, "I5"),
+        ("pd,,dp", 2, ""),
+        ("pd,", 2, ""),
+        ("pd,Q0", 2, "Q0"),
+        ("pd1", 1, "pd1"),
+    ] {
+        let e = parse_moves(s, s19()).find_map(Result::err).unwrap();
+        assert!(matches!(e, NotationError::Syntax { .. }), "{s:?}: {e:?}");
+        assert_eq!(entry_at(s, e.at()), (number, text), "{s:?}");
+    }
+    for (s, number, text) in [("pd,zz", 2, "zz"), ("dd Q20", 2, "Q20")] {
+        let e = parse_moves(s, s19()).find_map(Result::err).unwrap();
+        assert!(matches!(e, NotationError::OffBoard { .. }), "{s:?}: {e:?}");
+        assert_eq!(entry_at(s, e.at()), (number, text), "{s:?}");
+    }
+}

@@ -36,8 +36,10 @@ impl Side {
 /// (who plays the first of `moves`, and who is to move when there are none).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {
-    /// Board size (`size=`, square, 1 to 19; default 19).
+    /// Board size (`size=`, square, 1 to 19; default 19): its width.
     pub size: u8,
+    /// The height of a rectangular board (`None`: square).
+    pub height: Option<u8>,
     /// Black setup stones (`ab=`), comma-separated points.
     pub black: String,
     /// White setup stones (`aw=`), comma-separated points.
@@ -52,6 +54,7 @@ impl Default for Position {
     fn default() -> Self {
         Position {
             size: 19,
+            height: None,
             black: String::new(),
             white: String::new(),
             to_move: None,
@@ -296,6 +299,7 @@ impl Params {
         };
         Ok(Position {
             size,
+            height: None,
             black: self.text("ab"),
             white: self.text("aw"),
             to_move,
