@@ -1,3 +1,5 @@
-//! Helpers shared by the workspace-level integration tests.
+//! Helpers shared by the workspace-level integration tests, and the synthetic collections of
+//! the scale benchmark.
 
 pub mod naive;
+pub mod synth;
