@@ -16,9 +16,14 @@ use kifudex_tests::synth::{generate, Options, Sources, DEFAULT_PER_ARCHIVE};
 #[derive(Parser)]
 #[command(name = "synth")]
 struct Args {
-    /// Number of games.
+    /// Number of games of the run.
     #[arg(long)]
     games: u64,
+    /// Write only the games from this one on (0-based; a multiple of --per-archive): the
+    /// last archives of the run, different from every game before them, e.g. to add to
+    /// the index of a run of FROM games with the same seed.
+    #[arg(long, default_value_t = 0)]
+    from: u64,
     /// The seed: the same seed and corpus give the same bytes.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -67,6 +72,7 @@ fn main() -> ExitCode {
     );
     let opts = Options {
         games: args.games,
+        from: args.from,
         seed: args.seed,
         per_archive: args.per_archive,
         out: args.out,

@@ -165,8 +165,13 @@ fn content_hash(g: &SynthGame) -> u64 {
 /// What to make.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// Number of games.
+    /// Number of games of the run.
     pub games: u64,
+    /// The first game written: games before it are made (so that the ones written differ
+    /// from them) but not written. With `from` a multiple of `per_archive`, the archives
+    /// written are the last ones of the whole run, under the same names: a collection to
+    /// add to the index of the run's first `from` games.
+    pub from: u64,
     /// The seed.
     pub seed: u64,
     /// Games per archive (the last may hold fewer).
@@ -212,20 +217,37 @@ pub fn generate(
     prepare_folder(&opts.out)?;
     let mut gen = Generator::new(sources, opts.seed)
         .ok_or_else(|| io::Error::other("no usable game in the corpus"))?;
-    let archives = opts.games.div_ceil(per);
     let batch = 2 * rayon::current_num_threads() as u64;
+    let from = opts.from.min(opts.games);
+    let mut skipped = 0;
+    while skipped < from {
+        let next = (skipped + batch * per).min(from);
+        gen.games(skipped..next)?;
+        skipped = next;
+    }
+    // Archive `a` holds games `first + a * per ..`, named as in the whole run.
+    let (first, named) = (from - from % per, from / per);
+    let archives = if from < opts.games {
+        (opts.games - first).div_ceil(per)
+    } else {
+        0
+    };
     let mut summary = Summary::default();
     let mut a0 = 0;
     while a0 < archives {
         let a1 = (a0 + batch).min(archives);
-        let (lo, hi) = (a0 * per, (a1 * per).min(opts.games));
+        let (lo, hi) = (
+            (first + a0 * per).max(from),
+            (first + a1 * per).min(opts.games),
+        );
         let games = gen.games(lo..hi)?;
         let written: Vec<io::Result<u64>> = (a0..a1)
             .into_par_iter()
             .map(|a| {
-                let s = (a * per - lo) as usize;
-                let e = (((a + 1) * per).min(hi) - lo) as usize;
-                write_archive(&opts.out.join(archive_name(opts.seed, a)), &games[s..e])
+                let s = ((first + a * per).max(lo) - lo) as usize;
+                let e = ((first + (a + 1) * per).min(hi) - lo) as usize;
+                let name = archive_name(opts.seed, named + a);
+                write_archive(&opts.out.join(name), &games[s..e])
             })
             .collect();
         for w in written {

@@ -34,6 +34,7 @@ fn some_sources() -> Sources {
 fn options(dir: &Path, games: u64, seed: u64, per_archive: u64) -> Options {
     Options {
         games,
+        from: 0,
         seed,
         per_archive,
         out: dir.to_path_buf(),
@@ -293,6 +294,20 @@ fn the_same_seed_gives_the_same_bytes() {
         shorter[..] == one[..2],
         "800 games are not the first 800 of 1,500"
     );
+    // The run's last archives alone: the same files.
+    let dir = tempfile::tempdir().unwrap();
+    let opts = Options {
+        from: 800,
+        ..options(dir.path(), 1_500, 3, 400)
+    };
+    let s = generate(&sources, &opts, |_| {}).unwrap();
+    assert_eq!((s.games, s.archives), (700, 2));
+    for (name, bytes) in &one[2..] {
+        assert!(
+            std::fs::read(dir.path().join(name)).unwrap() == *bytes,
+            "{name}"
+        );
+    }
     let other = run(2, 1_500, 4);
     assert_eq!(other.len(), 4);
     assert!(other.iter().zip(&one).all(|(a, b)| a.1 != b.1));
