@@ -19,7 +19,7 @@ const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// SplitMix64's output function (a 64-bit finaliser: every input bit changes about half of
 /// the output bits).
-const fn mix(mut z: u64) -> u64 {
+pub(super) const fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
