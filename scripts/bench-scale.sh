@@ -112,7 +112,7 @@ srows=()
 for s in "${searches[@]}"; do
   name=${s%%|*}
   read -r -a args <<<"${s#*|}"
-  total=$("$k" search --index "$idx" "${args[@]}" --json | sed -n 's/.*"total":\([0-9]*\).*/\1/p')
+  total=$("$k" search --index "$idx" "${args[@]}" --json | grep -o '^{"hash":[^{]*"total":[0-9]*' | sed 's/.*://')
   if command -v hyperfine >/dev/null; then
     hyperfine -N -w 1 -r "$runs" --export-json "$log" "$k search --index $idx ${args[*]} --json" >/dev/null
     t=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print("%.1f ms (min %.1f)" % (r["median"]*1e3, r["min"]*1e3))' "$log")
