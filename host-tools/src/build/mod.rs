@@ -108,8 +108,9 @@ impl Default for BuildOptions {
     }
 }
 
-/// One occurrence during a build: the canonical key, the global move number, and the
-/// transform from the game's orientation to the canonical one.
+/// One occurrence during a build: the canonical key, the global move number, the
+/// transform from the game's orientation to the canonical one, and the position's check
+/// value ([`verify`]). Ordered by key, then move number (move numbers are distinct).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Occ {
     /// High half of the canonical key (the fingerprint).
@@ -120,6 +121,9 @@ pub struct Occ {
     pub ply: u32,
     /// Transform from the game's orientation to the canonical one.
     pub orient: u8,
+    /// A second hash of the position, independent of the key and of the orientation
+    /// ([`verify::check_value`]): occurrences of one key must agree on it.
+    pub check: u64,
 }
 
 /// Games in index order with their occurrences sorted by key.
@@ -218,7 +222,11 @@ impl Prepared {
     /// [`Prepared::sort`], then the collision check (phase `verify`).
     fn sort_and_check(self, report: &mut BuildReport, t0: Instant) -> Result<Collected> {
         let collected = self.sort(report, t0);
-        check_collisions(verify::count_collisions(&collected), report, t0)?;
+        check_collisions(
+            verify::count_collisions(&collected.occs, &collected.groups),
+            report,
+            t0,
+        )?;
         Ok(collected)
     }
 }
@@ -363,7 +371,7 @@ fn collect_and_encode<T: Send>(
     let mut encoded = BuildReport::default();
     let (checked, done) = rayon::join(
         || {
-            let checked = verify::count_collisions(&c);
+            let checked = verify::count_collisions(&c.occs, &c.groups);
             (checked, t0.elapsed(), resident_bytes())
         },
         || -> Result<T> {

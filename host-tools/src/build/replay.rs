@@ -92,6 +92,7 @@ pub fn replay(
                     break;
                 }
                 let (key, orient) = board.keys().canonical(size);
+                let check = super::verify::check_value(board.keys(), size);
                 if let Err(e) = board.play(color, mv) {
                     truncated = Some((e.name(), n));
                     break;
@@ -102,6 +103,7 @@ pub fn replay(
                         lo: key.0 as u64,
                         ply: base.saturating_add(moves.len() as u32),
                         orient: orient.index() as u8,
+                        check,
                     });
                     indexed += 1;
                 }

@@ -43,7 +43,7 @@ pub struct BuildReport {
     pub records: u64,
     /// Keys standing for two different positions (must be 0).
     pub collisions: u64,
-    /// Positions compared exactly to check for collisions.
+    /// Keys with more than one occurrence, checked for collisions.
     pub verified_positions: u64,
     /// Bytes written.
     pub bytes: u64,
@@ -161,7 +161,7 @@ impl BuildReport {
         let _ = writeln!(s, "records:           {}", self.records);
         let _ = writeln!(
             s,
-            "key collisions:    {} ({} shared positions compared exactly)",
+            "key collisions:    {} ({} shared positions checked)",
             self.collisions, self.verified_positions
         );
         if let Some(p) = &self.predictor {

@@ -130,6 +130,7 @@ impl SortPlan {
                         lo: 0,
                         ply: 0,
                         orient: 0,
+                        check: 0,
                     },
                     n,
                 ));
@@ -321,12 +322,14 @@ mod tests {
                         lo,
                         ply: p - from,
                         orient,
+                        check: lo,
                     });
                     all.push(Occ {
                         hi,
                         lo,
                         ply: final_of(p),
                         orient,
+                        check: lo,
                     });
                 }
                 if s + 1 == sources_n as u32 {

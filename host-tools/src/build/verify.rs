@@ -1,100 +1,65 @@
-//! The exact collision check: every position key that more than one occurrence shares is
-//! checked by comparing the whole canonical boards of all its occurrences, replayed from
-//! the stored moves. Keys seen once cannot merge two positions, so this is exact.
+//! The collision check: no position key may stand for two different positions.
 //!
-//! Why it stays 0: the 128-bit Zobrist keys of `n` distinct positions collide with
-//! probability below `n^2 / 2^129` (about 1e-19 for ten billion positions, a collection
-//! of fifty million games), and every build checks it anyway.
+//! Every occurrence carries, besides its canonical 128-bit Zobrist key, a **check value**
+//! ([`check_value`]): the sum of the position's keys under every transform of its board.
+//! The sum does not depend on the orientation the position was played in (the transforms
+//! of a transformed position are the same set), so all the occurrences of one position
+//! carry the same value; two different positions that share a canonical key would have
+//! to agree on seven more independent 128-bit keys, folded into 64 bits, to share it too.
+//! The build compares the check values of every key's occurrences, group by group, as the
+//! groups come out of the sort: it needs no replay and no memory beyond the group, so it
+//! works the same when the occurrences are sorted in slices from disk
+//! ([`super::spill`]).
+//!
+//! Why it stays 0: the 128-bit keys of `n` distinct positions collide with probability
+//! below `n^2 / 2^129` (about 1e-19 for ten billion positions, a collection of fifty
+//! million games); a collision that the check value also missed would take another
+//! chance of 2^-64. Earlier builds compared whole boards replayed from the stored moves,
+//! which is exact but needs every game at hand for every slice of the sort.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::OnceLock;
-
-use kifudex_core::board::{Board, StonesOnly, Tracking};
-use kifudex_core::stored::StoredGame;
-use kifudex_core::{Color, Transform};
+use kifudex_core::hash::Keys;
+use kifudex_core::{Size, Transform};
 use rayon::prelude::*;
 
-use super::Collected;
+use super::Occ;
 
-/// A whole board in canonical orientation: 2 bits per point index.
-type Packed = [u64; 12];
-
-fn canonical_board<T: Tracking>(board: &Board<T>, orient: u8) -> Packed {
-    let size = board.size();
-    let t = Transform::ALL[orient as usize & 7];
-    let mut out = [0u64; 12];
-    for (bit, color) in [(0, Color::Black), (1, Color::White)] {
-        for p in board.stones(color).iter() {
-            let q = t.apply_unchecked(p, size);
-            let i = q.index19() as usize * 2 + bit;
-            out[i / 64] |= 1 << (i % 64);
-        }
-    }
-    out
+/// The check value of a position whose keys under the 8 transforms are `keys` (the
+/// board's incremental keys): the wrapping sum over the transforms valid for `size` of
+/// each key's two halves XORed. Equal for a position in any orientation.
+#[inline]
+pub fn check_value(keys: &Keys, size: Size) -> u64 {
+    Transform::all_for(size).iter().fold(0u64, |sum, t| {
+        let k = keys.0[t.index()];
+        sum.wrapping_add(k as u64 ^ (k >> 64) as u64)
+    })
 }
 
-/// An occurrence to check: (global move number, shared key, orientation).
-type Stop = (u32, u32, u8);
-
-/// Returns (keys standing for more than one position, keys compared).
-pub fn count_collisions(c: &Collected) -> (u64, u64) {
-    // The keys with more than one occurrence.
-    let shared: Vec<usize> = (0..c.groups.len() - 1)
-        .into_par_iter()
-        .filter(|&gi| c.groups[gi + 1] - c.groups[gi] >= 2)
-        .collect();
-    // Their occurrences as (global move number, shared key, orientation), by move number:
-    // game after game, move after move.
-    let mut stops: Vec<Stop> = shared
-        .par_iter()
-        .enumerate()
-        .flat_map_iter(|(k, &gi)| {
-            let (s, e) = (c.groups[gi] as usize, c.groups[gi + 1] as usize);
-            c.occs[s..e]
-                .iter()
-                .map(move |o| (o.ply, k as u32, o.orient))
+/// Checks sorted occurrences split into groups of equal keys (`groups`: the start of
+/// each group, then `occs.len()`): returns (keys whose occurrences disagree on their
+/// check value, keys with more than one occurrence).
+pub fn count_collisions(occs: &[Occ], groups: &[u32]) -> (u64, u64) {
+    groups
+        .par_windows(2)
+        .map(|w| {
+            let g = &occs[w[0] as usize..w[1] as usize];
+            match g.split_first() {
+                Some((first, rest)) if !rest.is_empty() => {
+                    (rest.iter().any(|o| o.check != first.check) as u64, 1)
+                }
+                _ => (0, 0),
+            }
         })
-        .collect();
-    stops.par_sort_unstable_by_key(|x| x.0);
-    // Split by game.
-    let mut by_game: Vec<(usize, &[Stop])> = Vec::new();
-    let mut rest = &stops[..];
-    while let Some(&(ply, _, _)) = rest.first() {
-        let g = c.game_of_ply(ply);
-        let end = c.move_starts[g] + c.games[g].moves.len() as u32;
-        let (list, tail) = rest.split_at(rest.partition_point(|x| x.0 < end));
-        by_game.push((g, list));
-        rest = tail;
-    }
-    let reps: Vec<OnceLock<Packed>> = (0..shared.len()).map(|_| OnceLock::new()).collect();
-    let bad: Vec<AtomicBool> = (0..shared.len()).map(|_| AtomicBool::new(false)).collect();
-    by_game.par_iter().for_each(|&(g, list)| {
-        let start = c.move_starts[g];
-        // Only the stones are compared: a replay that keeps nothing else.
-        let mut replay = c.games[g].replay::<StonesOnly>();
-        for &(ply, group, orient) in list {
-            if !replay.seek(ply - start) {
-                // (The builder stored only moves it could play.)
-                bad[group as usize].store(true, Ordering::Relaxed);
-                continue;
-            }
-            let packed = canonical_board(replay.board(), orient);
-            let rep = reps[group as usize].get_or_init(|| packed);
-            if *rep != packed {
-                bad[group as usize].store(true, Ordering::Relaxed);
-            }
-        }
-    });
-    let collisions = bad.iter().filter(|b| b.load(Ordering::Relaxed)).count() as u64;
-    (collisions, shared.len() as u64)
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::build::{collect_sources, BuildOptions, BuildReport};
+    use crate::build::{collect_sources, BuildOptions, BuildReport, Collected};
     use crate::input;
     use crate::sample::{SAMPLE_NAME, SAMPLE_TGZ};
+    use kifudex_core::board::Board;
+    use kifudex_core::{Color, Point, Stone};
 
     /// Regroups `c` after its occurrences' keys changed.
     fn regroup(c: &mut Collected) {
@@ -116,7 +81,7 @@ mod tests {
         let mut report = BuildReport::default();
         let mut c =
             collect_sources(sources, &skipped, &BuildOptions::default(), &mut report).unwrap();
-        let (collisions, compared) = count_collisions(&c);
+        let (collisions, compared) = count_collisions(&c.occs, &c.groups);
         assert_eq!(collisions, 0);
         assert!(compared > 100);
         // Give the position after move 40 of the last game the key of the empty board
@@ -139,6 +104,46 @@ mod tests {
             }
         }
         regroup(&mut c);
-        assert_eq!(count_collisions(&c).0, 2);
+        assert_eq!(count_collisions(&c.occs, &c.groups).0, 2);
+    }
+
+    /// The check value is the same for a position in all its orientations, on square and
+    /// rectangular boards, and differs between the positions of a real game.
+    #[test]
+    fn the_check_value_ignores_the_orientation() {
+        for size in [Size::new(19, 19).unwrap(), Size::new(13, 9).unwrap()] {
+            let stones = [
+                (2, 3, Color::Black),
+                (5, 1, Color::White),
+                (0, 0, Color::Black),
+            ];
+            let mut values = Vec::new();
+            for &t in Transform::all_for(size) {
+                let mut board = Board::new(size);
+                for &(x, y, c) in &stones {
+                    let p = t.apply(Point::new(x, y), size).unwrap();
+                    board.set_stone(p, Stone::of(c)).unwrap();
+                }
+                values.push(check_value(board.keys(), size));
+            }
+            assert!(
+                values.windows(2).all(|w| w[0] == w[1]),
+                "{size:?}: {values:x?}"
+            );
+        }
+        let mut sources = Vec::new();
+        let mut skipped = Vec::new();
+        input::collect_archive(SAMPLE_NAME, SAMPLE_TGZ.to_vec(), &mut sources, &mut skipped);
+        let mut report = BuildReport::default();
+        let c = collect_sources(sources, &skipped, &BuildOptions::default(), &mut report).unwrap();
+        // One value per key, and a different one for every key.
+        let mut pairs: Vec<(u64, u64, u64)> =
+            c.occs.iter().map(|o| (o.check, o.hi, o.lo)).collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        let keys = c.groups.len() - 1;
+        assert_eq!(pairs.len(), keys, "a key with two check values");
+        pairs.dedup_by_key(|p| p.0);
+        assert_eq!(pairs.len(), keys, "two keys with one check value");
     }
 }
