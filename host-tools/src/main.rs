@@ -172,6 +172,11 @@ struct BuildArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// Index: the memory the build may use (e.g. 512M, 4G, 1.5GiB; binary multiples).
+    /// Occurrences beyond it go to temporary files next to the output and are sorted in
+    /// slices; the index is the same whatever the budget (docs/FORMAT.md).
+    #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = build::memory_size)]
+    memory: u64,
     /// No progress bar and no summary (errors are still printed, and still fail the build).
     #[arg(short, long)]
     quiet: bool,
@@ -562,6 +567,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }),
                 list_recovered: a.verbose || a.report.is_some(),
                 keep_duplicates: a.keep_duplicates,
+                memory: a.memory,
                 ..BuildOptions::default()
             };
             if a.predictor && opts.profile != Profile::Mcu {

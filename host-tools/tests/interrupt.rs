@@ -40,9 +40,10 @@ fn small_build(out: &Path) {
     assert!(status.success());
 }
 
-/// A build of two corpus folders, interrupted by `signal` once its temporary file exists
-/// (`when_written`) or early: the old index is intact and no temporary file is left.
-fn interrupt(signal: &str, when_written: bool) {
+/// A build of two corpus folders (with `extra` options), interrupted by `signal` once its
+/// temporary file exists (`when_written`) or early: the old index is intact and no
+/// temporary file is left.
+fn interrupt(signal: &str, when_written: bool, extra: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.kdx");
     small_build(&out);
@@ -54,6 +55,7 @@ fn interrupt(signal: &str, when_written: bool) {
         .arg("-o")
         .arg(&out)
         .arg("--quiet")
+        .args(extra)
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
@@ -92,17 +94,25 @@ fn kifudex_kill(signal: &str, pid: u32) -> bool {
 
 #[test]
 fn sigint_while_writing_leaves_the_old_index() {
-    interrupt("INT", true);
+    interrupt("INT", true, &[]);
 }
 
 #[test]
 fn sigterm_while_writing_leaves_the_old_index() {
-    interrupt("TERM", true);
+    interrupt("TERM", true, &[]);
 }
 
 #[test]
 fn sigint_while_reading_leaves_the_old_index() {
-    interrupt("INT", false);
+    interrupt("INT", false, &[]);
+}
+
+/// Interrupted while it spills occurrences to temporary files (a 4 MiB budget): nothing is
+/// left in the folder (the spill files have no name) and the old index is intact.
+#[test]
+fn sigint_while_spilling_leaves_the_old_index() {
+    interrupt("INT", false, &["--memory", "4M"]);
+    interrupt("TERM", true, &["--memory", "4M"]);
 }
 
 /// A temporary file of a process that no longer runs is removed by the next build into the

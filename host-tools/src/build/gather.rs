@@ -7,11 +7,15 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::Mutex;
+
 use super::duplicates;
 use super::problems::{self, Problem};
 use super::replay::{self, ReplayedGame};
 use super::sort::{Renumbering, SortPlan};
-use super::{BuildOptions, BuildReport, Input, Occ, Prepared};
+use super::spill::Spill;
+use super::{BuildOptions, BuildReport, Input, Occ, Occurrences, Prepared, Worker};
 use crate::input::{self, Skipped};
 use crate::sgf::GameRecord;
 use crate::sgf::SourceRef;
@@ -24,12 +28,79 @@ type InputNotes = (usize, Vec<&'static str>, Vec<Problem>);
 /// numbers: the worker's games' moves counted in its order), notes on its inputs.
 #[derive(Default)]
 struct Gathered {
+    /// The worker's number (the order workers start in; it names the worker's spilled
+    /// occurrences).
+    id: u32,
     games: Vec<ReplayedGame>,
     /// The occurrences in pieces of about [`OCC_PIECE`] that never grow (growing a large
     /// vector moves its pages, which costs more than filling them).
     occs: Vec<Vec<Occ>>,
     moves: u64,
     notes: Vec<InputNotes>,
+    /// The provisional move numbers of its games left out as duplicates, as ranges.
+    dropped: Vec<(u32, u32)>,
+}
+
+/// The memory a build may use while it reads ([`BuildOptions::memory`]): the games and the
+/// occurrences in memory count against it; past it, a worker spills its occurrences.
+pub(super) struct Budget {
+    spill: Spill,
+    /// Bytes of games and occurrences in memory.
+    used: AtomicU64,
+    /// Bytes of games in memory.
+    games: AtomicU64,
+    limit: u64,
+    /// Numbers for the workers.
+    next_worker: AtomicU32,
+    /// The first error a spill met.
+    failed: Mutex<Option<anyhow::Error>>,
+}
+
+/// A worker spills only when it holds at least this many bytes of occurrences (or at the
+/// end), so that a budget the games alone fill does not spill game by game.
+const MIN_SPILL: u64 = 1 << 20;
+
+impl Budget {
+    /// A budget of `memory` bytes for a build whose spilled occurrences go to `dir`.
+    pub(super) fn new(memory: u64, dir: &std::path::Path) -> Budget {
+        Budget {
+            spill: Spill::new(dir),
+            used: AtomicU64::new(0),
+            games: AtomicU64::new(0),
+            limit: memory / 2,
+            next_worker: AtomicU32::new(0),
+            failed: Mutex::new(None),
+        }
+    }
+
+    /// Counts a game and its `occs` new occurrences held by `acc`; spills `acc`'s
+    /// occurrences if the build is over its budget.
+    fn hold(&self, acc: &mut Gathered, game_bytes: u64, occs: usize) {
+        let bytes = occs as u64 * std::mem::size_of::<Occ>() as u64;
+        self.games.fetch_add(game_bytes, Ordering::Relaxed);
+        let used = self.used.fetch_add(game_bytes + bytes, Ordering::Relaxed) + game_bytes + bytes;
+        let held: u64 = acc.occs.iter().map(|p| p.len() as u64).sum::<u64>()
+            * std::mem::size_of::<Occ>() as u64;
+        if used > self.limit && held >= MIN_SPILL {
+            self.spill_all(acc);
+        }
+    }
+
+    /// Spills `acc`'s occurrences and frees them.
+    fn spill_all(&self, acc: &mut Gathered) {
+        let pieces = std::mem::take(&mut acc.occs);
+        let n: u64 = pieces.iter().map(|p| p.len() as u64).sum();
+        if n == 0 {
+            return;
+        }
+        if let Err(e) = self.spill.write(acc.id, pieces.iter().flatten()) {
+            let mut failed = self.failed.lock().unwrap_or_else(|e| e.into_inner());
+            failed.get_or_insert(e);
+        }
+        drop(pieces);
+        self.used
+            .fetch_sub(n * std::mem::size_of::<Occ>() as u64, Ordering::Relaxed);
+    }
 }
 
 /// Occurrences per piece of a build worker's occurrences.
@@ -37,12 +108,13 @@ const OCC_PIECE: usize = 1 << 16;
 
 /// Replays one game into `acc`: its moves numbered after the worker's, its occurrences
 /// in the worker's pieces.
-fn push_game(
-    acc: &mut Gathered,
+fn push_game<'a>(
+    acc: &'a mut Gathered,
     g: GameRecord,
     max_moves: u32,
     read_rank: (u32, u32),
-) -> &mut ReplayedGame {
+    budget: Option<&Budget>,
+) -> &'a mut ReplayedGame {
     let base = u32::try_from(acc.moves).unwrap_or(u32::MAX);
     // A game has at most one occurrence per event.
     let need = g.events.len();
@@ -53,21 +125,32 @@ fn push_game(
             acc.occs.last_mut().expect("just pushed")
         }
     };
+    let before = piece.len();
     let mut game = replay::replay(g, max_moves, piece, base);
+    let added = piece.len() - before;
     game.read_rank = read_rank;
     acc.moves += game.moves.len() as u64;
+    if let Some(b) = budget {
+        b.hold(acc, game.heap_bytes(), added);
+    }
     acc.games.push(game);
     acc.games.last_mut().expect("just pushed")
 }
 
-fn read_one(input: Input, number: usize, opts: &BuildOptions, acc: &mut Gathered) {
+fn read_one(
+    input: Input,
+    number: usize,
+    opts: &BuildOptions,
+    acc: &mut Gathered,
+    budget: Option<&Budget>,
+) {
     let max_moves = opts.max_moves.unwrap_or(u32::MAX);
     let (sources, skipped) = match input {
         Input::File(p) => input::read_input(&p),
         Input::Sources(s) => (s, Vec::new()),
         Input::Stored(games) => {
             for (i, s) in games.into_iter().enumerate() {
-                push_game(acc, s.record, max_moves, (number as u32, i as u32)).date_key =
+                push_game(acc, s.record, max_moves, (number as u32, i as u32), budget).date_key =
                     s.date_key;
             }
             acc.notes.push((number, Vec::new(), Vec::new()));
@@ -99,20 +182,28 @@ fn read_one(input: Input, number: usize, opts: &BuildOptions, acc: &mut Gathered
             if opts.list_recovered {
                 found.extend(g.warnings.iter().map(|w| problems::recovered(&g.source, w)));
             }
-            push_game(acc, g, max_moves, (number as u32, source_number as u32));
+            push_game(
+                acc,
+                g,
+                max_moves,
+                (number as u32, source_number as u32),
+                budget,
+            );
         }
     }
     acc.notes.push((number, warnings, found));
 }
 
 /// Reads, parses and replays the inputs (phase `parse`), orders the games and numbers
-/// their moves (phase `gather`).
+/// their moves (phase `gather`). With a `budget`, occurrences that do not fit are spilled
+/// ([`super::spill`]), and if any were, all are.
 pub(super) fn prepare(
     inputs: Vec<Input>,
     skipped: Vec<Skipped>,
     opts: &BuildOptions,
     report: &mut BuildReport,
     t0: Instant,
+    budget: Option<Budget>,
 ) -> Result<Prepared> {
     for s in &skipped {
         report.note(problems::skipped(s));
@@ -121,14 +212,27 @@ pub(super) fn prepare(
     let mut gathered: Vec<Gathered> = inputs
         .into_par_iter()
         .enumerate()
-        .fold(Gathered::default, |mut acc, (number, inp)| {
-            read_one(inp, number, opts, &mut acc);
-            if let Some(b) = &bar {
-                b.inc(1);
-            }
-            acc
-        })
+        .fold(
+            || Gathered {
+                id: budget
+                    .as_ref()
+                    .map_or(0, |b| b.next_worker.fetch_add(1, Ordering::Relaxed)),
+                ..Gathered::default()
+            },
+            |mut acc, (number, inp)| {
+                read_one(inp, number, opts, &mut acc, budget.as_ref());
+                if let Some(b) = &bar {
+                    b.inc(1);
+                }
+                acc
+            },
+        )
         .collect();
+    if let Some(b) = &budget {
+        if let Some(e) = b.failed.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            return Err(e);
+        }
+    }
     if let Some(b) = bar {
         b.finish_and_clear();
     }
@@ -139,16 +243,52 @@ pub(super) fn prepare(
     // The workers' pieces of occurrences stay as they are, each with the offset that
     // makes its worker's provisional move numbers global (still in an order that depends
     // on the scheduling: fixed when the occurrences are sorted).
+    let spilled = budget.as_ref().is_some_and(|b| b.spill.used());
+    if let Some(b) = budget.as_ref().filter(|_| spilled) {
+        // Once some occurrences are on disk, all go there: the slices read them back.
+        gathered.par_iter_mut().for_each(|acc| b.spill_all(acc));
+        if let Some(e) = b.failed.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            return Err(e);
+        }
+        report.phase("spill", t0);
+    }
     let mut sources: Vec<(Vec<Occ>, u32)> = Vec::with_capacity(gathered.len());
+    let mut workers: Vec<Worker> = Vec::new();
     let mut rest = Vec::with_capacity(gathered.len());
     let mut offset: u64 = 0;
     for acc in gathered {
         let off = u32::try_from(offset).context("more than 4 billion moves")?;
         offset += acc.moves;
         sources.extend(acc.occs.into_iter().map(|p| (p, off)));
+        let id = acc.id as usize;
+        if workers.len() <= id {
+            workers.resize_with(id + 1, Worker::default);
+        }
+        workers[id] = Worker {
+            offset: off,
+            dropped: acc.dropped,
+        };
         rest.push((acc.games, acc.notes, off));
     }
     u32::try_from(offset).context("more than 4 billion moves")?;
+    if let Some(b) = budget.filter(|_| spilled) {
+        {
+            let (games_bytes, limit) = (b.games.load(Ordering::Relaxed), b.limit * 2);
+            report.spilled_bytes = b.spill.bytes();
+            let ordered = order_games(rest, report)?;
+            // A slice, sorted, takes about three times its spilled size (at least 1 MiB:
+            // smaller slices cost more in overhead than they save).
+            let slice_bytes = (limit.saturating_sub(games_bytes) / 3).max(1 << 20);
+            let slices = b.spill.finish(slice_bytes)?;
+            report.phase("gather", t0);
+            return Ok(Prepared {
+                games: ordered.0,
+                move_starts: ordered.1,
+                renumbering: ordered.2,
+                occurrences: Occurrences::Spilled { slices, workers },
+            });
+        }
+    }
     // The games are ordered while the sort's buffer is being prepared.
     let (plan, ordered) = rayon::join(|| SortPlan::new(&sources), || order_games(rest, report));
     let (games, move_starts, renumbering) = ordered?;
@@ -156,9 +296,8 @@ pub(super) fn prepare(
     Ok(Prepared {
         games,
         move_starts,
-        sources,
-        plan,
         renumbering,
+        occurrences: Occurrences::Memory { sources, plan },
     })
 }
 
@@ -189,13 +328,11 @@ fn drop_duplicates(gathered: &mut [Gathered], report: &mut BuildReport) {
                     )
                 })
                 .collect();
-            let kept = |ply: u32| {
-                let k = ranges.partition_point(|r| r.0 <= ply);
-                k == 0 || ply >= ranges[k - 1].1
-            };
+            let kept = |ply: u32| !super::Worker::in_ranges(&ranges, ply);
             for piece in &mut acc.occs {
                 piece.retain(|o| kept(o.ply));
             }
+            acc.dropped = ranges;
             let mut d = dropped.iter();
             acc.games.retain(|_| !d.next().copied().unwrap_or(false));
         });

@@ -14,9 +14,10 @@ use kifudex_core::{Color, Move, Transform};
 use rayon::prelude::*;
 
 use super::bits::pack_parallel;
+use super::body::{PackedStream, StreamBody, Streamed};
 use super::replay::ReplayedGame;
-use super::{BuildOptions, BuildReport, Collected, Occ};
-use kifudex_core::format::{BitWriter, Body, EncodedFile};
+use super::{BuildOptions, BuildReport, Occ};
+use kifudex_core::format::BitWriter;
 
 /// The deduplicated string pool (borrowing the games' strings); id 0 is the empty string.
 struct Strings<'a> {
@@ -77,16 +78,6 @@ fn game_row<'a>(g: &'a ReplayedGame, strings: &mut Strings<'a>) -> GameRow {
     }
 }
 
-/// Encodes the index file.
-pub fn encode(c: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> Result<EncodedFile> {
-    let games = encode_games(&c.games, &c.move_starts);
-    let (occurrences, shared) = rayon::join(
-        || encode_occurrences(c),
-        || encode_shared(c, shared_min(opts)),
-    );
-    assemble(c, games, occurrences, shared, opts, report)
-}
-
 /// The `shared_min` an index is built with.
 pub(super) fn shared_min(opts: &BuildOptions) -> u32 {
     opts.shared_min.max(2)
@@ -95,6 +86,7 @@ pub(super) fn shared_min(opts: &BuildOptions) -> u32 {
 /// The sections of an index that depend on the games alone (so they can be encoded while
 /// the occurrences are being sorted).
 pub struct GamesPart {
+    total_moves: u64,
     sizes: [u32; 19],
     id_bytes: u32,
     rows: Vec<u8>,
@@ -128,7 +120,11 @@ pub fn encode_games(games: &[ReplayedGame], move_starts: &[u32]) -> GamesPart {
             })
         },
     );
-    GamesPart { moves, ..part }
+    GamesPart {
+        moves,
+        total_moves: total_moves as u64,
+        ..part
+    }
 }
 
 /// [`encode_games`] but the moves.
@@ -171,6 +167,7 @@ fn encode_rows(games: &[ReplayedGame], move_starts: &[u32], total_moves: u64) ->
         string_index.push(pool.len() as u64);
     }
     GamesPart {
+        total_moves,
         sizes,
         id_bytes: layout.id_bytes,
         rows: bytes,
@@ -183,79 +180,25 @@ fn encode_rows(games: &[ReplayedGame], move_starts: &[u32], total_moves: u64) ->
     }
 }
 
-/// The occurrences section and its buckets.
-pub struct OccurrencesPart {
-    ply_bits: u32,
-    bucket_bits: u32,
-    rem_bits: u32,
-    occurrences: BitWriter,
-    buckets: BitWriter,
+/// Sorted occurrences with their groups of equal keys: the whole build's, or one slice of
+/// them (a range of keys, [`super::spill`]).
+pub struct SliceView<'a> {
+    /// The games, in index order.
+    pub games: &'a [ReplayedGame],
+    /// The first global move number of each game.
+    pub move_starts: &'a [u32],
+    /// The occurrences, sorted by (key, global move number).
+    pub occs: &'a [Occ],
+    /// Start of each group of equal keys in `occs`, then `occs.len()`.
+    pub groups: &'a [u32],
 }
 
-/// Encodes the sorted occurrences and the buckets of their fingerprints.
-pub fn encode_occurrences(c: &Collected) -> OccurrencesPart {
-    let total_moves = c.move_starts.last().copied().unwrap_or(0) as u64
-        + c.games.last().map_or(0, |g| g.moves.len() as u64);
-    let (ply_bits, width) = occurrence_widths(total_moves);
-    let bucket_bits = bits_for(c.occs.len() as u64).saturating_sub(4).clamp(1, 24);
-    let rem_bits = width - ply_bits - 4;
-    let layout = OccurrenceLayout { ply_bits, rem_bits };
-    let split = Split {
-        bucket_bits,
-        rem_bits,
-    };
-    let occurrences = pack_parallel(layout.bits(), c.occs.len(), |r, w| {
-        // The first group starting at or after the range.
-        let mut gi = c.groups.partition_point(|&s| (s as usize) < r.start);
-        for i in r {
-            let o = &c.occs[i];
-            let start = c.groups.get(gi).is_some_and(|&s| s as usize == i);
-            if start {
-                gi += 1;
-            }
-            w.push(layout.encode(OccurrenceRecord {
-                ply: o.ply as u64,
-                orientation: Transform::ALL[o.orient as usize & 7],
-                starts_position: start,
-                rem: split.split(o.hi).1,
-            }));
-        }
-    });
-    // The occurrences are sorted by fingerprint, so each bucket is one run: the end of
-    // every bucket's run, found by walking the occurrences once per (parallel) piece.
-    let bucket_of = |o: &Occ| split.split(o.hi).0 as usize;
-    let runs: Vec<Vec<(usize, u64)>> = c
-        .occs
-        .par_chunks(1 << 16)
-        .map(|chunk| {
-            let mut runs: Vec<(usize, u64)> = Vec::new();
-            for o in chunk {
-                let b = bucket_of(o);
-                match runs.last_mut() {
-                    Some((last, n)) if *last == b => *n += 1,
-                    _ => runs.push((b, 1)),
-                }
-            }
-            runs
-        })
-        .collect();
-    let mut bucket_counts = vec![0u64; (1usize << bucket_bits) + 1];
-    for (b, n) in runs.into_iter().flatten() {
-        bucket_counts[b + 1] += n;
-    }
-    for b in 1..bucket_counts.len() {
-        bucket_counts[b] += bucket_counts[b - 1];
-    }
-    let mut buckets = BitWriter::new(bits_for(c.occs.len() as u64));
-    for &b in &bucket_counts {
-        buckets.push(b);
-    }
-    OccurrencesPart {
-        ply_bits,
-        bucket_bits,
-        rem_bits,
-        occurrences,
-        buckets,
+impl SliceView<'_> {
+    /// The game holding global move `ply`.
+    fn game_of_ply(&self, ply: u32) -> usize {
+        self.move_starts
+            .partition_point(|&s| s <= ply)
+            .saturating_sub(1)
     }
 }
 
@@ -267,24 +210,206 @@ pub fn occurrence_widths(total_moves: u64) -> (u32, u32) {
     (ply_bits, ((ply_bits + 4 + 6).div_ceil(8) * 8).min(64))
 }
 
-/// The shared positions and their next moves.
-pub struct SharedPart {
-    keys: BitWriter,
-    starts: BitWriter,
-    counts: BitWriter,
-    next_starts: BitWriter,
-    count_bits: u32,
-    next: [BitWriter; 3],
+/// The shared positions found so far and their next moves (canonical orientation, by
+/// code; with the games won by each colour).
+#[derive(Default)]
+struct SharedRows {
+    keys: Vec<u64>,
+    starts: Vec<u64>,
+    counts: Vec<u64>,
+    /// How many next moves each has.
+    next_counts: Vec<u32>,
+    next: Vec<NextCount>,
 }
 
-/// Encodes the positions with at least `shared_min` occurrences and their next moves in
-/// canonical orientation (by code; with the games won by each colour).
-pub fn encode_shared(c: &Collected, shared_min: u32) -> SharedPart {
+/// A next move of a shared position: its code in canonical orientation, then how many
+/// times it was played, in games Black won, in games White won.
+type NextCount = (u16, [u32; 3]);
+
+/// Writes an index: the games first ([`IndexWriter::new`]), then the sorted occurrences
+/// slice after slice in key order ([`IndexWriter::add`]), then the buckets, the shared
+/// positions and the header ([`IndexWriter::finish`]). The file is the same however the
+/// occurrences are sliced.
+pub struct IndexWriter {
+    body: StreamBody,
+    header: IndexHeader,
+    layout: OccurrenceLayout,
+    split: Split,
+    stream: PackedStream,
+    /// Occurrences per fingerprint bucket.
+    bucket_counts: Vec<u64>,
+    /// Occurrences written so far.
+    written: u64,
+    shared_min: u32,
+    shared: SharedRows,
+}
+
+impl IndexWriter {
+    /// Writes the games' sections into `body` and starts the occurrences of an index of
+    /// `occurrences` occurrences in all.
+    pub(super) fn new(
+        mut body: StreamBody,
+        games: GamesPart,
+        game_count: usize,
+        occurrences: u64,
+        opts: &BuildOptions,
+    ) -> Result<IndexWriter> {
+        let total_moves = games.total_moves;
+        let (ply_bits, width) = occurrence_widths(total_moves);
+        let bucket_bits = bits_for(occurrences).saturating_sub(4).clamp(1, 24);
+        let rem_bits = width - ply_bits - 4;
+        let mut header = IndexHeader {
+            max_moves: opts.max_moves.unwrap_or(0),
+            shared_min: shared_min(opts),
+            games: u32::try_from(game_count).context("too many games")? as u64,
+            occurrences,
+            sizes: games.sizes,
+            ply_bits: ply_bits as u8,
+            bucket_bits: bucket_bits as u8,
+            rem_bits: rem_bits as u8,
+            id_bytes: games.id_bytes as u8,
+            ..IndexHeader::default()
+        };
+        header.games_section = body.rows(
+            &games.rows,
+            GameLayout {
+                id_bytes: games.id_bytes,
+            }
+            .bytes(),
+        )?;
+        header.game_moves = body.packed(games.game_moves)?;
+        header.game_setup = body.packed(games.game_setup)?;
+        header.string_index = body.packed(games.string_index)?;
+        header.strings = body.rows(&games.pool, 1)?;
+        header.moves = body.packed(games.moves)?;
+        header.setup = body.packed(games.setup)?;
+        let layout = OccurrenceLayout { ply_bits, rem_bits };
+        let stream = body.packed_stream(layout.bits())?;
+        Ok(IndexWriter {
+            body,
+            header,
+            layout,
+            split: Split {
+                bucket_bits,
+                rem_bits,
+            },
+            stream,
+            bucket_counts: vec![0; (1usize << bucket_bits) + 1],
+            written: 0,
+            shared_min: shared_min(opts),
+            shared: SharedRows::default(),
+        })
+    }
+
+    /// Adds the next slice of sorted occurrences (keys after those added before).
+    pub fn add(&mut self, c: &SliceView) -> Result<()> {
+        let (packed, shared) =
+            rayon::join(|| self.pack(c), || shared_positions(c, self.shared_min));
+        self.stream.append(&mut self.body, packed)?;
+        self.count_buckets(c.occs);
+        for (gi, next) in shared {
+            let (s, e) = (c.groups[gi] as u64, c.groups[gi + 1] as u64);
+            self.shared.keys.push(c.occs[s as usize].hi);
+            self.shared.starts.push(self.written + s);
+            self.shared.counts.push(e - s);
+            self.shared.next_counts.push(next.len() as u32);
+            self.shared.next.extend(next);
+        }
+        self.written += c.occs.len() as u64;
+        self.header.positions += (c.groups.len() - 1) as u64;
+        Ok(())
+    }
+
+    /// The slice's occurrence records, packed in parallel.
+    fn pack(&self, c: &SliceView) -> BitWriter {
+        let (layout, split) = (self.layout, self.split);
+        pack_parallel(layout.bits(), c.occs.len(), |r, w| {
+            // The first group starting at or after the range.
+            let mut gi = c.groups.partition_point(|&s| (s as usize) < r.start);
+            for i in r {
+                let o = &c.occs[i];
+                let start = c.groups.get(gi).is_some_and(|&s| s as usize == i);
+                if start {
+                    gi += 1;
+                }
+                w.push(layout.encode(OccurrenceRecord {
+                    ply: o.ply as u64,
+                    orientation: Transform::ALL[o.orient as usize & 7],
+                    starts_position: start,
+                    rem: split.split(o.hi).1,
+                }));
+            }
+        })
+    }
+
+    /// Counts the slice's occurrences per fingerprint bucket. They are sorted by
+    /// fingerprint, so each bucket is one run, found by walking them once per (parallel)
+    /// piece.
+    fn count_buckets(&mut self, occs: &[Occ]) {
+        let split = self.split;
+        let runs: Vec<Vec<(usize, u64)>> = occs
+            .par_chunks(1 << 16)
+            .map(|chunk| {
+                let mut runs: Vec<(usize, u64)> = Vec::new();
+                for o in chunk {
+                    let b = split.split(o.hi).0 as usize;
+                    match runs.last_mut() {
+                        Some((last, n)) if *last == b => *n += 1,
+                        _ => runs.push((b, 1)),
+                    }
+                }
+                runs
+            })
+            .collect();
+        for (b, n) in runs.into_iter().flatten() {
+            self.bucket_counts[b + 1] += n;
+        }
+    }
+
+    /// Writes the buckets, the shared positions and their next moves, and the header;
+    /// returns the file.
+    pub fn finish(mut self, report: &mut BuildReport) -> Result<Streamed> {
+        if self.written != self.header.occurrences {
+            anyhow::bail!(
+                "{} occurrences written of {}",
+                self.written,
+                self.header.occurrences
+            );
+        }
+        let body = &mut self.body;
+        let header = &mut self.header;
+        header.occurrences_section = self.stream.finish(body)?;
+        let mut buckets = BitWriter::new(bits_for(self.written));
+        let mut total = 0;
+        for &b in &self.bucket_counts {
+            total += b;
+            buckets.push(total);
+        }
+        header.buckets = body.packed(buckets)?;
+        report.records = self.written;
+        report.positions = header.positions;
+        let shared = encode_shared(&self.shared, self.written);
+        header.count_bits = shared.count_bits as u8;
+        header.shared_keys = body.packed(shared.keys)?;
+        header.shared_starts = body.packed(shared.starts)?;
+        header.shared_counts = body.packed(shared.counts)?;
+        header.shared_next = body.packed(shared.next_starts)?;
+        let [next, black, white] = shared.next;
+        header.next = body.packed(next)?;
+        header.next_black = body.packed(black)?;
+        header.next_white = body.packed(white)?;
+        self.body.file(Kind::Index, &self.header)
+    }
+}
+
+/// The groups of a slice with at least `shared_min` occurrences, each with its next moves
+/// in canonical orientation (by code; with the games won by each colour).
+fn shared_positions(c: &SliceView, shared_min: u32) -> Vec<(usize, Vec<NextCount>)> {
     let shared: Vec<usize> = (0..c.groups.len() - 1)
         .into_par_iter()
         .filter(|&gi| c.groups[gi + 1] - c.groups[gi] >= shared_min)
         .collect();
-    let nexts: Vec<Vec<(u16, [u32; 3])>> = shared
+    shared
         .par_iter()
         .map_init(Vec::new, |codes, &gi| {
             let (s, e) = (c.groups[gi] as usize, c.groups[gi + 1] as usize);
@@ -302,7 +427,7 @@ pub fn encode_shared(c: &Collected, shared_min: u32) -> SharedPart {
                 codes.push((canon, winner));
             }
             codes.sort_unstable_by_key(|x| x.0);
-            let mut agg: Vec<(u16, [u32; 3])> = Vec::new();
+            let mut agg: Vec<NextCount> = Vec::new();
             for &(code, winner) in codes.iter() {
                 if agg.last().is_none_or(|a| a.0 != code) {
                     agg.push((code, [0; 3]));
@@ -313,35 +438,44 @@ pub fn encode_shared(c: &Collected, shared_min: u32) -> SharedPart {
                     a[2] += (winner == 2) as u32;
                 }
             }
-            agg
+            (gi, agg)
         })
-        .collect();
-    let n_occ = c.occs.len() as u64;
-    let max_count = nexts.iter().flatten().map(|n| n.1[0]).max().unwrap_or(1) as u64;
-    let max_occurrences = shared
-        .iter()
-        .map(|&gi| (c.groups[gi + 1] - c.groups[gi]) as u64)
-        .max()
-        .unwrap_or(0);
-    let n_next: u64 = nexts.iter().map(|a| a.len() as u64).sum();
-    let mut keys = BitWriter::with_capacity(64, shared.len());
-    let mut starts = BitWriter::with_capacity(bits_for(n_occ), shared.len());
-    let mut counts = BitWriter::with_capacity(bits_for(max_occurrences), shared.len());
-    let mut next_starts = BitWriter::with_capacity(bits_for(n_next), shared.len() + 1);
+        .collect()
+}
+
+/// The shared positions' columns and their next moves.
+struct SharedPart {
+    keys: BitWriter,
+    starts: BitWriter,
+    counts: BitWriter,
+    next_starts: BitWriter,
+    count_bits: u32,
+    next: [BitWriter; 3],
+}
+
+/// Encodes the shared positions of an index of `occurrences` occurrences.
+fn encode_shared(rows: &SharedRows, occurrences: u64) -> SharedPart {
+    let n = rows.keys.len();
+    let max_count = rows.next.iter().map(|n| n.1[0]).max().unwrap_or(1) as u64;
+    let max_occurrences = rows.counts.iter().copied().max().unwrap_or(0);
+    let n_next = rows.next.len() as u64;
+    let mut keys = BitWriter::with_capacity(64, n);
+    let mut starts = BitWriter::with_capacity(bits_for(occurrences), n);
+    let mut counts = BitWriter::with_capacity(bits_for(max_occurrences), n);
+    let mut next_starts = BitWriter::with_capacity(bits_for(n_next), n + 1);
     let mut ns = 0u64;
-    for (&gi, agg) in shared.iter().zip(&nexts) {
-        let (s, e) = (c.groups[gi] as u64, c.groups[gi + 1] as u64);
-        keys.push(c.occs[s as usize].hi);
-        starts.push(s);
-        counts.push(e - s);
+    for i in 0..n {
+        keys.push(rows.keys[i]);
+        starts.push(rows.starts[i]);
+        counts.push(rows.counts[i]);
         next_starts.push(ns);
-        ns += agg.len() as u64;
+        ns += rows.next_counts[i] as u64;
     }
     next_starts.push(ns);
     let layout = NextLayout::for_max_count(max_count);
     let mut next = [layout.bits(), layout.count_bits, layout.count_bits]
         .map(|w| BitWriter::with_capacity(w, ns as usize));
-    for &(code, [count, black_wins, white_wins]) in nexts.iter().flatten() {
+    for &(code, [count, black_wins, white_wins]) in &rows.next {
         let (color, mv) = decode_move(code as u64).unwrap_or((Color::Black, Move::Pass));
         let records = layout.encode(StoredNext {
             color,
@@ -362,58 +496,6 @@ pub fn encode_shared(c: &Collected, shared_min: u32) -> SharedPart {
         count_bits: layout.count_bits,
         next,
     }
-}
-
-/// The index file from its parts, its sections in their fixed order.
-pub fn assemble(
-    c: &Collected,
-    games: GamesPart,
-    occurrences: OccurrencesPart,
-    shared: SharedPart,
-    opts: &BuildOptions,
-    report: &mut BuildReport,
-) -> Result<EncodedFile> {
-    let mut body = Body::new();
-    let mut header = IndexHeader {
-        max_moves: opts.max_moves.unwrap_or(0),
-        shared_min: shared_min(opts),
-        games: u32::try_from(c.games.len()).context("too many games")? as u64,
-        occurrences: c.occs.len() as u64,
-        positions: (c.groups.len() - 1) as u64,
-        sizes: games.sizes,
-        ply_bits: occurrences.ply_bits as u8,
-        bucket_bits: occurrences.bucket_bits as u8,
-        rem_bits: occurrences.rem_bits as u8,
-        count_bits: shared.count_bits as u8,
-        id_bytes: games.id_bytes as u8,
-        ..IndexHeader::default()
-    };
-    header.games_section = body.rows(
-        games.rows,
-        GameLayout {
-            id_bytes: games.id_bytes,
-        }
-        .bytes(),
-    );
-    header.game_moves = body.packed(games.game_moves);
-    header.game_setup = body.packed(games.game_setup);
-    header.string_index = body.packed(games.string_index);
-    header.strings = body.rows(games.pool, 1);
-    header.moves = body.packed(games.moves);
-    header.setup = body.packed(games.setup);
-    header.occurrences_section = body.packed(occurrences.occurrences);
-    header.buckets = body.packed(occurrences.buckets);
-    report.records = c.occs.len() as u64;
-    header.shared_keys = body.packed(shared.keys);
-    header.shared_starts = body.packed(shared.starts);
-    header.shared_counts = body.packed(shared.counts);
-    header.shared_next = body.packed(shared.next_starts);
-    let [next, black, white] = shared.next;
-    header.next = body.packed(next);
-    header.next_black = body.packed(black);
-    header.next_white = body.packed(white);
-    body.file(Kind::Index, &header)
-        .map_err(|e| anyhow::anyhow!("encoding the index header: {e}"))
 }
 
 /// A move record ([`encode_move`]) mapped into the canonical orientation.

@@ -126,16 +126,17 @@ fn combine(
     opts.keep_duplicates = keep_duplicates;
     let (files, skipped) = input::list_inputs(paths);
     inputs.extend(files.into_iter().map(Input::File));
-    let ((tmp, bytes), collected) =
-        collect_and_encode(inputs, skipped, &opts, &mut report, t0, |file| {
-            let tmp = output::write_temporary(out, |w| {
-                use std::io::Write;
-                file.pieces().try_for_each(|p| w.write_all(p))
-            })?;
-            Ok((tmp, file.len() as u64))
-        })?;
+    let ((tmp, bytes), games) = collect_and_encode(
+        inputs,
+        skipped,
+        &opts,
+        &mut report,
+        t0,
+        Some(&output::folder(out)),
+        |file| super::write_file(out, file),
+    )?;
     output::persist(tmp, out)?;
-    drop(collected);
+    drop(games);
     report.bytes = bytes;
     report.elapsed = t0.elapsed();
     Ok(report)

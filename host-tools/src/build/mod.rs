@@ -28,6 +28,7 @@
 //! | `report.rs` | what a build read, skipped and measured |
 
 pub(crate) mod bits;
+mod body;
 pub mod book_file;
 mod duplicates;
 mod gather;
@@ -39,6 +40,7 @@ pub mod problems;
 pub mod replay;
 mod report;
 mod sort;
+mod spill;
 pub mod verify;
 
 use std::path::{Path, PathBuf};
@@ -48,16 +50,20 @@ use anyhow::{bail, Result};
 use kifudex_core::format::EncodedFile;
 
 use crate::input::{self, Skipped, Source};
-use gather::prepare;
+use body::StreamBody;
+pub use body::Streamed;
+use gather::{prepare, Budget};
+use index_file::{IndexWriter, SliceView};
 pub use merge::{add, merge, stored_records, StoredRecord};
 pub use output::write_atomically;
 use output::{persist, write_temporary};
+
 pub use preflight::{check_inputs, check_output};
 pub use problems::{Outcome, Problem};
 use replay::ReplayedGame;
-use report::resident_bytes;
 pub use report::BuildReport;
 use sort::{Renumbering, SortPlan};
+use spill::Slices;
 
 /// What kind of file to build.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -90,6 +96,39 @@ pub struct BuildOptions {
     /// Keep games whose setup and main line repeat a game read earlier (default: left
     /// out and counted, [`duplicates`]).
     pub keep_duplicates: bool,
+    /// Index: the memory the build may use, in bytes (`--memory`). Occurrences beyond it
+    /// are spilled to temporary files and sorted in slices ([`spill`]); the index is the
+    /// same whatever the budget. A book is built in memory.
+    pub memory: u64,
+}
+
+/// The default memory budget of a build: 4 GiB.
+pub const DEFAULT_MEMORY: u64 = 4 << 30;
+
+/// A memory size as a user writes it: a number (decimals allowed), then optionally `K`,
+/// `M`, `G` or `T` (binary multiples: `4G` is 4 GiB), optionally followed by `B` or `iB`.
+pub fn memory_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let unit_at = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(unit_at);
+    let shift = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 0,
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        "T" | "TB" | "TIB" => 40,
+        _ => return Err(format!("`{text}`: expected a size such as 512M or 4G")),
+    };
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("`{text}`: expected a size such as 512M or 4G"))?;
+    let bytes = value * (1u64 << shift) as f64;
+    if !(1.0..=u64::MAX as f64).contains(&bytes) {
+        return Err(format!("`{text}`: out of range"));
+    }
+    Ok(bytes as u64)
 }
 
 impl Default for BuildOptions {
@@ -104,6 +143,7 @@ impl Default for BuildOptions {
             predictor: None,
             list_recovered: false,
             keep_duplicates: false,
+            memory: DEFAULT_MEMORY,
         }
     }
 }
@@ -196,32 +236,81 @@ pub fn collect_inputs(
     report: &mut BuildReport,
 ) -> Result<Collected> {
     let t0 = Instant::now();
-    prepare(inputs, skipped, opts, report, t0)?.sort_and_check(report, t0)
+    prepare(inputs, skipped, opts, report, t0, None)?.sort_and_check(report, t0)
+}
+
+/// A build worker's numbering of its occurrences' moves: the offset that makes them
+/// provisional global move numbers, and the (worker's) move numbers of its games left out
+/// as duplicates.
+#[derive(Clone, Debug, Default)]
+struct Worker {
+    offset: u32,
+    dropped: Vec<(u32, u32)>,
+}
+
+impl Worker {
+    /// Whether `ply` lies in one of the sorted, disjoint `ranges`.
+    fn in_ranges(ranges: &[(u32, u32)], ply: u32) -> bool {
+        let k = ranges.partition_point(|r| r.0 <= ply);
+        k > 0 && ply < ranges[k - 1].1
+    }
+}
+
+/// The occurrences of a build before they are sorted.
+enum Occurrences {
+    /// In memory: the workers' pieces (provisional move numbers), each with the offset
+    /// that makes its worker's numbers global, and the sort's counts and buffer.
+    Memory {
+        sources: Vec<(Vec<Occ>, u32)>,
+        plan: SortPlan,
+    },
+    /// Spilled to disk ([`spill`]), to be sorted slice by slice; the workers by number.
+    Spilled {
+        slices: Slices,
+        workers: Vec<Worker>,
+    },
 }
 
 /// Games read, replayed and ordered, with their occurrences not yet sorted.
 struct Prepared {
     games: Vec<ReplayedGame>,
     move_starts: Vec<u32>,
-    /// The workers' occurrences in pieces (provisional move numbers), each with the
-    /// offset that makes its worker's numbers global.
-    sources: Vec<(Vec<Occ>, u32)>,
-    /// The sort's counts and buffer.
-    plan: SortPlan,
     /// Provisional move numbers to final ones.
     renumbering: Renumbering,
+    occurrences: Occurrences,
 }
 
 impl Prepared {
-    /// Sorts the occurrences (phase `sort`).
-    fn sort(self, report: &mut BuildReport, t0: Instant) -> Collected {
-        let sorted = self.plan.sort(self.sources, &self.renumbering);
-        Collected::sorted(self.games, self.move_starts, sorted, report, t0)
+    /// Sorts the occurrences (phase `sort`), all in memory.
+    fn sort(self, report: &mut BuildReport, t0: Instant) -> Result<Collected> {
+        let Prepared {
+            games,
+            move_starts,
+            renumbering,
+            occurrences,
+        } = self;
+        let sorted = match occurrences {
+            Occurrences::Memory { sources, plan } => plan.sort(sources, &renumbering),
+            Occurrences::Spilled {
+                mut slices,
+                workers,
+            } => {
+                let (mut occs, mut groups) = (Vec::new(), Vec::new());
+                while let Some((o, g)) = next_slice(&mut slices, &workers, &renumbering)? {
+                    let base = occs.len() as u32;
+                    groups.extend(g[..g.len() - 1].iter().map(|s| s + base));
+                    occs.extend(o);
+                }
+                groups.push(occs.len() as u32);
+                (occs, groups)
+            }
+        };
+        Ok(Collected::sorted(games, move_starts, sorted, report, t0))
     }
 
     /// [`Prepared::sort`], then the collision check (phase `verify`).
     fn sort_and_check(self, report: &mut BuildReport, t0: Instant) -> Result<Collected> {
-        let collected = self.sort(report, t0);
+        let collected = self.sort(report, t0)?;
         check_collisions(
             verify::count_collisions(&collected.occs, &collected.groups),
             report,
@@ -229,6 +318,28 @@ impl Prepared {
         )?;
         Ok(collected)
     }
+}
+
+/// The next slice of spilled occurrences, renumbered and sorted, with its groups.
+fn next_slice(
+    slices: &mut Slices,
+    workers: &[Worker],
+    renumbering: &Renumbering,
+) -> Result<Option<(Vec<Occ>, Vec<u32>)>> {
+    let slice = slices.next_slice(|s| {
+        let w = workers.get(s.worker as usize)?;
+        if Worker::in_ranges(&w.dropped, s.occ.ply) {
+            return None;
+        }
+        Some(Occ {
+            ply: s.occ.ply + w.offset,
+            ..s.occ
+        })
+    })?;
+    Ok(slice.map(|occs| {
+        let sources = vec![(occs, 0)];
+        SortPlan::new(&sources).sort(sources, renumbering)
+    }))
 }
 
 impl Collected {
@@ -292,16 +403,15 @@ pub fn build_reporting(
     let t0 = Instant::now();
     let (files, skipped) = input::list_inputs(paths);
     let inputs = files.into_iter().map(Input::File).collect();
-    // The file is written (to a temporary file) while the keys are checked, and renamed
-    // into place once they are.
-    let ((tmp, bytes), collected) =
-        collect_and_encode(inputs, skipped, opts, report, t0, |file| {
-            let tmp = write_temporary(out, |w| {
-                use std::io::Write;
-                file.pieces().try_for_each(|p| w.write_all(p))
-            })?;
-            Ok((tmp, file.len() as u64))
-        })?;
+    let ((tmp, bytes), games) = collect_and_encode(
+        inputs,
+        skipped,
+        opts,
+        report,
+        t0,
+        Some(&output::folder(out)),
+        |file| write_file(out, file),
+    )?;
     persist(tmp, out)?;
     report.phase("persist", t0);
     report.bytes = bytes;
@@ -309,8 +419,15 @@ pub fn build_reporting(
     // Freeing the games' many small allocations takes about 10 ms on fox_pro: done by a
     // thread of its own, which a command line process exiting right away need not wait
     // for.
-    std::thread::spawn(move || drop(collected));
+    std::thread::spawn(move || drop(games));
     Ok(())
+}
+
+/// Writes `file` to a temporary file for `out`; returns it with the file's length.
+fn write_file(out: &Path, mut file: FileBytes) -> Result<(output::Temporary, u64)> {
+    let len = file.len();
+    let tmp = write_temporary(out, |w| file.write_to(w))?;
+    Ok((tmp, len))
 }
 
 /// Builds an index or a book from inputs in memory and returns the file's bytes.
@@ -325,84 +442,167 @@ pub fn build_in_memory(
         .into_iter()
         .map(|s| Input::Sources(vec![s]))
         .collect();
-    let (bytes, collected) =
-        collect_and_encode(inputs, skipped.to_vec(), opts, &mut report, t0, |file| {
-            Ok(file.to_vec())
-        })?;
-    drop(collected);
+    let (bytes, games) = collect_and_encode(
+        inputs,
+        skipped.to_vec(),
+        opts,
+        &mut report,
+        t0,
+        None,
+        FileBytes::into_vec,
+    )?;
+    drop(games);
     report.bytes = bytes.len() as u64;
     report.elapsed = t0.elapsed();
     Ok((bytes, report))
 }
 
-/// [`collect_inputs`], [`encode`], then `finish` with the file (phase `write`); for an
-/// index, the games are encoded while the occurrences are sorted, and the occurrences
-/// encoded and `finish` run while they are checked for collisions. Returns what `finish`
-/// returned and what the file was made from.
+/// A finished file: a book (in pieces) or an index (streamed).
+pub enum FileBytes {
+    /// Encoded in memory, in pieces.
+    Pieces(EncodedFile),
+    /// Written as a stream (memory or a temporary file).
+    Streamed(Streamed),
+}
+
+impl FileBytes {
+    /// Length in bytes.
+    pub fn len(&self) -> u64 {
+        match self {
+            FileBytes::Pieces(f) => f.len() as u64,
+            FileBytes::Streamed(f) => f.len(),
+        }
+    }
+
+    /// Whether the file is empty (never, for a finished file).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Writes the file to `w`.
+    pub fn write_to(&mut self, w: &mut impl std::io::Write) -> std::io::Result<()> {
+        match self {
+            FileBytes::Pieces(f) => f.pieces().try_for_each(|p| w.write_all(p)),
+            FileBytes::Streamed(f) => f.write_to(w),
+        }
+    }
+
+    /// The file as one buffer.
+    pub fn into_vec(self) -> Result<Vec<u8>> {
+        match self {
+            FileBytes::Pieces(f) => Ok(f.to_vec()),
+            FileBytes::Streamed(f) => f.into_vec(),
+        }
+    }
+}
+
+/// Reads the inputs ([`prepare`]), encodes the file `opts.profile` asks for and hands it
+/// to `finish` (phase `write`). Returns what `finish` returned and the games (to be
+/// freed by the caller when convenient).
+///
+/// An index is written as a stream into a temporary file in `dir` (where occurrences
+/// that do not fit [`BuildOptions::memory`] are spilled too; with no `dir`, into memory,
+/// spilling into the system's temporary folder): the games first (while the
+/// occurrences are sorted), then the occurrences slice by slice, each sorted, checked for
+/// collisions and encoded (check and encoding in parallel), then the rest. A book, or a
+/// build without indexed games, is made in memory.
 fn collect_and_encode<T: Send>(
     inputs: Vec<Input>,
     skipped: Vec<Skipped>,
     opts: &BuildOptions,
     report: &mut BuildReport,
     t0: Instant,
-    finish: impl FnOnce(&EncodedFile) -> Result<T> + Send,
-) -> Result<(T, Collected)> {
-    let prepared = prepare(inputs, skipped, opts, report, t0)?;
+    dir: Option<&Path>,
+    finish: impl FnOnce(FileBytes) -> Result<T> + Send,
+) -> Result<(T, Vec<ReplayedGame>)> {
+    let spill_dir = dir.map_or_else(std::env::temp_dir, Path::to_path_buf);
+    let budget = (opts.profile == Profile::Desktop).then(|| Budget::new(opts.memory, &spill_dir));
+    let prepared = prepare(inputs, skipped, opts, report, t0, budget)?;
     if opts.profile == Profile::Mcu || report.games_indexed == 0 {
         let collected = prepared.sort_and_check(report, t0)?;
         let file = encode(&collected, opts, report)?;
         report.phase("encode", t0);
-        let done = finish(&file)?;
+        let done = finish(file)?;
         report.phase("write", t0);
-        return Ok((done, collected));
+        return Ok((done, collected.games));
     }
     let Prepared {
         games,
         move_starts,
-        sources,
-        plan,
         renumbering,
+        occurrences,
     } = prepared;
-    let (games_part, sorted) = rayon::join(
-        || index_file::encode_games(&games, &move_starts),
-        || plan.sort(sources, &renumbering),
-    );
-    let c = Collected::sorted(games, move_starts, sorted, report, t0);
-    let mut encoded = BuildReport::default();
-    let (checked, done) = rayon::join(
-        || {
-            let checked = verify::count_collisions(&c.occs, &c.groups);
-            (checked, t0.elapsed(), resident_bytes())
-        },
-        || -> Result<T> {
-            let (occurrences, shared) = rayon::join(
-                || index_file::encode_occurrences(&c),
-                || index_file::encode_shared(&c, index_file::shared_min(opts)),
+    let occurrences_total: u64 = games.iter().map(|g| g.indexed as u64).sum();
+    let body = match dir {
+        Some(d) => StreamBody::in_file(d)?,
+        None => StreamBody::in_memory(),
+    };
+    let mut checked = (0u64, 0u64);
+    let file = match occurrences {
+        Occurrences::Memory { sources, plan } => {
+            // One slice: the games are encoded while it is sorted, and it is checked
+            // while it is encoded.
+            let (games_part, sorted) = rayon::join(
+                || index_file::encode_games(&games, &move_starts),
+                || plan.sort(sources, &renumbering),
             );
-            let file =
-                index_file::assemble(&c, games_part, occurrences, shared, opts, &mut encoded)?;
-            encoded.phase("encode", t0);
-            let done = finish(&file)?;
-            encoded.phase("write", t0);
-            Ok(done)
-        },
-    );
-    // The phases in the order they ended.
-    let (checked, at, rss) = checked;
-    report.records = encoded.records;
-    report.phases.push(("verify", at, rss));
-    report.phases.append(&mut encoded.phases);
-    report.phases.sort_by_key(|p| p.1);
+            report.phase("sort", t0);
+            let mut w = IndexWriter::new(body, games_part, games.len(), occurrences_total, opts)?;
+            let view = SliceView {
+                games: &games,
+                move_starts: &move_starts,
+                occs: &sorted.0,
+                groups: &sorted.1,
+            };
+            let (c, added) = rayon::join(
+                || verify::count_collisions(view.occs, view.groups),
+                || w.add(&view),
+            );
+            added?;
+            checked = c;
+            let file = w.finish(report)?;
+            report.phase("encode", t0);
+            file
+        }
+        Occurrences::Spilled {
+            mut slices,
+            workers,
+        } => {
+            let games_part = index_file::encode_games(&games, &move_starts);
+            let mut w = IndexWriter::new(body, games_part, games.len(), occurrences_total, opts)?;
+            while let Some((occs, groups)) = next_slice(&mut slices, &workers, &renumbering)? {
+                let view = SliceView {
+                    games: &games,
+                    move_starts: &move_starts,
+                    occs: &occs,
+                    groups: &groups,
+                };
+                let (c, added) = rayon::join(
+                    || verify::count_collisions(view.occs, view.groups),
+                    || w.add(&view),
+                );
+                added?;
+                checked = (checked.0 + c.0, checked.1 + c.1);
+                report.slices += 1;
+            }
+            let file = w.finish(report)?;
+            report.phase("slices", t0);
+            file
+        }
+    };
+    report.occurrences = occurrences_total;
     record_collisions(checked, report)?;
-    Ok((done?, c))
+    let done = finish(FileBytes::Streamed(file))?;
+    report.phase("write", t0);
+    Ok((done, games))
 }
 
-/// Encodes collected games as the file `opts.profile` asks for.
+/// Encodes collected games as the file `opts.profile` asks for, in memory.
 fn encode(
     collected: &Collected,
     opts: &BuildOptions,
     report: &mut BuildReport,
-) -> Result<EncodedFile> {
+) -> Result<FileBytes> {
     if report.games_indexed == 0 {
         bail!(
             "no game with a legal move was found in the inputs ({} games read, {} without moves){}",
@@ -411,8 +611,39 @@ fn encode(
             problems::why_nothing(&report.problems) + &problems::without_moves(&collected.games)
         );
     }
-    match opts.profile {
-        Profile::Desktop => index_file::encode(collected, opts, report),
-        Profile::Mcu => book_file::encode(collected, opts, report),
+    Ok(match opts.profile {
+        Profile::Desktop => {
+            let c = collected;
+            let games = index_file::encode_games(&c.games, &c.move_starts);
+            let occurrences = c.occs.len() as u64;
+            let body = StreamBody::in_memory();
+            let mut w = IndexWriter::new(body, games, c.games.len(), occurrences, opts)?;
+            w.add(&SliceView {
+                games: &c.games,
+                move_starts: &c.move_starts,
+                occs: &c.occs,
+                groups: &c.groups,
+            })?;
+            FileBytes::Streamed(w.finish(report)?)
+        }
+        Profile::Mcu => FileBytes::Pieces(book_file::encode(collected, opts, report)?),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::memory_size;
+
+    #[test]
+    fn memory_sizes() {
+        assert_eq!(memory_size("4G"), Ok(4 << 30));
+        assert_eq!(memory_size("512M"), Ok(512 << 20));
+        assert_eq!(memory_size("1.5GiB"), Ok(3 << 29));
+        assert_eq!(memory_size("64kb"), Ok(64 << 10));
+        assert_eq!(memory_size("1000"), Ok(1000));
+        assert_eq!(memory_size(" 2 T "), Ok(2 << 40));
+        for bad in ["", "G", "4X", "-1G", "0", "1e3", "4 GG"] {
+            assert!(memory_size(bad).is_err(), "{bad}");
+        }
     }
 }

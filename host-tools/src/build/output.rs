@@ -113,7 +113,7 @@ impl Drop for Temporary {
 }
 
 /// The folder a file at `path` is written into.
-fn folder(path: &Path) -> PathBuf {
+pub(super) fn folder(path: &Path) -> PathBuf {
     match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -147,6 +147,15 @@ fn remove_stale(dir: &Path) {
             let _ = std::fs::remove_file(e.path());
         }
     }
+}
+
+/// A scratch file in `dir` for data a build spills (occurrences, the index's body before
+/// its header): anonymous where the system allows it (`O_TMPFILE` on Linux: it has no
+/// name and disappears when closed, whatever ends the process), else created and
+/// unlinked at once.
+pub(super) fn scratch_file(dir: &Path) -> Result<std::fs::File> {
+    tempfile::tempfile_in(dir)
+        .with_context(|| format!("cannot create a temporary file in {}", dir.display()))
 }
 
 /// Writes the bytes produced by `fill` to a new temporary file in `path`'s folder and

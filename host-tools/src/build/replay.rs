@@ -34,6 +34,37 @@ pub struct ReplayedGame {
     pub read_rank: (u32, u32),
 }
 
+impl ReplayedGame {
+    /// About how many bytes of memory the game holds (for the build's budget).
+    pub fn heap_bytes(&self) -> u64 {
+        let info = &self.record.info;
+        let texts = [
+            &info.black,
+            &info.white,
+            &info.black_rank,
+            &info.white_rank,
+            &info.date,
+            &info.event,
+            &info.round,
+            &info.place,
+            &info.rules,
+            &info.game_name,
+            &self.record.source.member,
+        ];
+        let text_bytes: usize = texts
+            .iter()
+            .filter_map(|t| t.as_ref())
+            .map(|t| t.capacity() + 16)
+            .sum::<usize>()
+            + self.record.source.path.capacity()
+            + info.result.as_ref().map_or(0, |r| r.raw.capacity() + 16);
+        (std::mem::size_of::<Self>()
+            + self.moves.capacity() * 2
+            + self.setup.capacity() * std::mem::size_of::<SetupRecord>()
+            + text_bytes) as u64
+    }
+}
+
 impl StoredGame for ReplayedGame {
     fn size(&self) -> Size {
         self.record.size

@@ -47,6 +47,10 @@ pub struct BuildReport {
     pub verified_positions: u64,
     /// Bytes written.
     pub bytes: u64,
+    /// Bytes of occurrences spilled to temporary files (0: the build fit its memory).
+    pub spilled_bytes: u64,
+    /// Slices the spilled occurrences were sorted in.
+    pub slices: u64,
     /// The move predictor of a book: what it holds, one line.
     pub predictor: Option<String>,
     /// Wall time.
@@ -168,6 +172,14 @@ impl BuildReport {
             let _ = writeln!(s, "predictor:         {p}");
         }
         let _ = writeln!(s, "bytes:             {}", self.bytes);
+        if self.spilled_bytes > 0 {
+            let _ = writeln!(
+                s,
+                "spilled:           {:.0} MB of occurrences to temporary files, sorted in {} slices (--memory)",
+                self.spilled_bytes as f64 / 1e6,
+                self.slices
+            );
+        }
         let _ = write!(
             s,
             "time:              {:.3} s ({:.0} games/s)",
