@@ -272,22 +272,20 @@ pub(super) fn prepare(
     }
     u32::try_from(offset).context("more than 4 billion moves")?;
     if let Some(b) = budget.filter(|_| spilled) {
-        {
-            let (games_bytes, limit) = (b.games.load(Ordering::Relaxed), b.limit * 2);
-            report.spilled_bytes = b.spill.bytes();
-            let ordered = order_games(rest, report)?;
-            // A slice, sorted, takes about three times its spilled size (at least 1 MiB:
-            // smaller slices cost more in overhead than they save).
-            let slice_bytes = (limit.saturating_sub(games_bytes) / 3).max(1 << 20);
-            let slices = b.spill.finish(slice_bytes)?;
-            report.phase("gather", t0);
-            return Ok(Prepared {
-                games: ordered.0,
-                move_starts: ordered.1,
-                renumbering: ordered.2,
-                occurrences: Occurrences::Spilled { slices, workers },
-            });
-        }
+        let (games_bytes, limit) = (b.games.load(Ordering::Relaxed), b.limit * 2);
+        report.spilled_bytes = b.spill.bytes();
+        let (games, move_starts, renumbering) = order_games(rest, report)?;
+        // A slice, sorted, takes about three times its spilled size (at least 1 MiB:
+        // smaller slices cost more in overhead than they save).
+        let slice_bytes = (limit.saturating_sub(games_bytes) / 3).max(1 << 20);
+        let slices = b.spill.finish(slice_bytes)?;
+        report.phase("gather", t0);
+        return Ok(Prepared {
+            games,
+            move_starts,
+            renumbering,
+            occurrences: Occurrences::Spilled { slices, workers },
+        });
     }
     // The games are ordered while the sort's buffer is being prepared.
     let (plan, ordered) = rayon::join(|| SortPlan::new(&sources), || order_games(rest, report));
