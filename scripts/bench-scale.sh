@@ -18,7 +18,8 @@
 #                LARGE+ADD of the same run (different from all before them)
 #   RUNS         timed runs per search (the median and the minimum are printed) [11]
 #   BUILD_ARGS   more arguments for `kifudex build` (e.g. `--memory 2G` once it exists) []
-#   KEEP         1 keeps the indexes afterwards [0: removed; the collections are kept]
+#   KEEP         1 keeps the indexes (named with the script's process id, so that two runs
+#                do not overwrite each other's) [0: removed; the collections are kept]
 #
 # The collections are made by `synth` (tests/src/bin/synth.rs: real openings of
 # ../shared/corpus under the 8 symmetries and colour exchange, continued with random legal
@@ -51,15 +52,19 @@ trap 'rm -f "$log"' EXIT
 echo "load before: $(uptime)"
 
 # collection GAMES [FROM]: prints the folder of a complete synthetic collection, games
-# FROM (default 0) to GAMES of the run seeded with $seed.
+# FROM (default 0) to GAMES of the run seeded with $seed. Made under a lock, so that two
+# runs of this script on one SYNTH_DIR share it instead of writing it at the same time.
 collection() {
-  local games=$1 from=${2:-0} out="$dir/synth-s$seed-$1"
+  local games=$1 from=${2:-0} out="$dir/synth-s$seed-$1" fd
   [[ "$from" == 0 ]] || out="$out-from-$from"
+  exec {fd}>"$out.lock"
+  flock "$fd"
   if [[ ! -f "$out.done" ]]; then
     rm -rf "$out"
     "$synth" --games "$games" --from "$from" --seed "$seed" --per-archive "$per" --out "$out" >&2
     echo "synth --games $games --from $from --seed $seed --per-archive $per" >"$out.done"
   fi
+  exec {fd}>&-
   echo "$out"
 }
 
@@ -83,7 +88,7 @@ rows=()
 declare -A per_game per_game_cpu
 for games in "$small" "$large"; do
   src=$(collection "$games")
-  idx="$dir/synth-s$seed-$games.kdx"
+  idx="$dir/synth-s$seed-$games.$$.kdx"
   echo "build $src ..." >&2
   /usr/bin/time -v "$k" build "$src" -o "$idx" --timings "${build_args[@]}" >"$log" 2>&1 || {
     cat "$log" >&2
@@ -101,7 +106,7 @@ ratio=$(awk -v a="${per_game[$large]}" -v b="${per_game[$small]}" 'BEGIN { print
 ratio_cpu=$(awk -v a="${per_game_cpu[$large]}" -v b="${per_game_cpu[$small]}" 'BEGIN { printf "%.2f", a / b }')
 
 # Whole-process searches on the large index.
-idx="$dir/synth-s$seed-$large.kdx"
+idx="$dir/synth-s$seed-$large.$$.kdx"
 game=$(ls ../shared/corpus/fox_pro/9p/1378623622019999782.sgf 2>/dev/null || true)
 searches=("empty board|--moves="
   "after 4 moves (Q16 D4 Q4 D16)|--moves=pd,dp,pp,dd")
@@ -131,7 +136,7 @@ done
 
 # Add a fresh archive to a copy of the large index, then verify the result.
 new=$(collection $((large + add)) "$large")
-copy="$dir/synth-s$seed-$large-add.kdx"
+copy="$dir/synth-s$seed-$large-add.$$.kdx"
 cp "$idx" "$copy"
 /usr/bin/time -v "$k" add "$copy" "$new" >"$log" 2>&1 || {
   cat "$log" >&2
@@ -145,7 +150,7 @@ add_row="| add $(commas "$add") games to $(commas "$large") | $(wall) s ($(cpu) 
 }
 verify_row="| verify the result | $(wall) s ($(cpu) s CPU) | | $(rss_gb) GB | | |"
 if [[ "${KEEP:-0}" != 1 ]]; then
-  rm -f "$copy" "$dir/synth-s$seed-$small.kdx" "$idx"
+  rm -f "$copy" "$dir/synth-s$seed-$small.$$.kdx" "$idx"
 fi
 
 echo "load after: $(uptime)"
