@@ -39,7 +39,8 @@ enum Command {
     /// bGo's interactive shell: play moves, search, filter by year, list and replay games.
     Shell {
         /// The index file (default: the bundled sample of 286 professional games, indexed
-        /// in memory).
+        /// in memory). The shell's `import` adds games to it (a file is rewritten as `add`
+        /// does).
         index: Option<PathBuf>,
         /// A book built with `--predictor`: its move predictor answers `predict`.
         #[arg(long)]
@@ -716,7 +717,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Pattern(a) => pattern_command(a),
         Command::Shell { index, predictor } => {
             let (bytes, label) = load_index(index.as_deref())?;
-            let index = open(&bytes, &label)?;
+            open(&bytes, &label)?;
+            let source = match index {
+                Some(path) => kifudex::shell::IndexSource::File(path),
+                None => kifudex::shell::IndexSource::Memory(kifudex::sample::sample_sources()?),
+            };
             let book = predictor.as_deref().map(open_index_file).transpose()?;
             let table = match (&book, &predictor) {
                 (Some(bytes), Some(path)) => Some(kifudex::predict::suggest::book_predictor(
@@ -725,7 +730,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 )?),
                 _ => None,
             };
-            kifudex::shell::run(&index, &label, table.as_ref())?;
+            kifudex::shell::run(source, bytes, &label, table.as_ref())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Hints { index, leds } => {

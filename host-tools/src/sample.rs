@@ -13,15 +13,20 @@ pub const SAMPLE_NAME: &str = "TestSGF.tgz";
 /// The archive's bytes.
 pub const SAMPLE_TGZ: &[u8] = include_bytes!("../../data/sample/TestSGF.tgz");
 
-/// Builds the desktop index of the bundled sample in memory.
-pub fn sample_index() -> Result<Vec<u8>> {
+/// The bundled sample's game records (the archive's members).
+pub fn sample_sources() -> Result<Vec<input::Source>> {
     let mut sources = Vec::new();
     let mut skipped = Vec::new();
     input::collect_archive(SAMPLE_NAME, SAMPLE_TGZ.to_vec(), &mut sources, &mut skipped);
     if let Some(s) = skipped.first() {
         bail!("the bundled sample cannot be read: {s}");
     }
-    let (bytes, _) = build::build_in_memory(sources, &skipped, &BuildOptions::default())?;
+    Ok(sources)
+}
+
+/// Builds the desktop index of the bundled sample in memory.
+pub fn sample_index() -> Result<Vec<u8>> {
+    let (bytes, _) = build::build_in_memory(sample_sources()?, &[], &BuildOptions::default())?;
     Ok(bytes)
 }
 

@@ -2,16 +2,19 @@
 //!
 //! A board to play moves on (SGF points `pd`, human coordinates `Q16`, bGo letters `PD`, or
 //! the letter of a next move from the search), next-move searches drawn as bGo's text
-//! board, a year filter, game lists and a replay of any game. Every command answers with
-//! text; bad input gives a one-line error and the shell goes on.
+//! board, a year filter, game lists and a replay of any game, and bGo's `import`, `ls`,
+//! `cd` and `cwd` to add game records to the index. Every command answers with text; bad
+//! input gives a one-line error and the shell goes on.
 //!
 //! [`Shell`] is the command interpreter (no terminal, testable) over a
 //! [`crate::session::Session`], which holds the board, the filter and the replayed game;
 //! the shell parses commands and writes text ([`crate::present::text`]). [`run`] reads lines
 //! with rustyline (line editing and history in memory on a terminal, plain lines from a
-//! pipe).
+//! pipe) and carries the shell's state across an `import` (which rewrites the index and
+//! opens it again).
 
 use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 
 use kifudex_core::board::Board;
 use kifudex_core::index::Index;
@@ -19,7 +22,8 @@ use kifudex_core::notation::{parse_moves, Human, NotationError, Sgf};
 use kifudex_core::predict::Predictor;
 use kifudex_core::{Color, Move, Transform};
 
-use crate::games::Page;
+use crate::games::{GameFilter, Page};
+use crate::input::Source;
 use crate::pattern::{self, PatternData, PatternRequest};
 use crate::predict::suggest::predictions;
 use crate::present::{color_letter, result_text, text};
@@ -58,11 +62,15 @@ const HELP: &[(&str, &str)] = &[
     ),
     (
         "games [N]",
-        "the N newest games that reached the position (default 10)",
+        "the N newest games that reached the position (default 10), numbered 1, 2, ... in the `#` column beside their game ids",
     ),
     (
-        "replay <game> [move]",
-        "show a game's board after a number of moves; then next/prev [n]",
+        "replay N [move]",
+        "replay the game in place N of the last `games` list (its `#`), at the position searched or after `move` moves; then next/prev [n]",
+    ),
+    (
+        "replay id ID [move]",
+        "replay the game whose game id is ID (the `game id` column, as `kifudex game ID`), from the start or after `move` moves",
     ),
     ("next [n] | prev [n]", "step the replayed game"),
     (
@@ -73,6 +81,13 @@ const HELP: &[(&str, &str)] = &[
         "pattern <rows> [L,T,R,B] [fixed]",
         "pattern search (rows such as ..X/.O./..., cells . X O x o *): the pattern drawn with lettered continuations and a table; `pattern cut L,T,R,B` takes the rectangle of the board",
     ),
+    (
+        "import PATH...",
+        "add the games of SGF files, archives (.tgz, .zip) or folders to the index (an index file is rewritten, as `kifudex add` does; the bundled sample grows in memory)",
+    ),
+    ("ls [PATH]", "list a folder (default: the current one)"),
+    ("cd [PATH]", "change the current folder (default: the home folder)"),
+    ("cwd", "show the current folder (relative paths start there)"),
     ("help", "this list"),
     ("commands", "the command names"),
     ("exit | quit", "leave the shell"),
@@ -83,17 +98,47 @@ const HELP: &[(&str, &str)] = &[
 pub enum Outcome {
     /// Print this and read the next line.
     Print(String),
+    /// Add the games under these paths (existing, resolved against the shell's current
+    /// folder) to the index, open it again, and go on ([`run`] does).
+    Import(Vec<PathBuf>),
     /// Leave the shell.
     Quit,
 }
 
-/// The shell's state over one index: a session, the letters shown, and the index's
-/// pattern data once a pattern search needed it.
+/// What the shell keeps when its index is replaced (after an `import`): the board, the
+/// filter, the colour swap, the letters shown and the current folder. The game list and
+/// the replayed game are dropped: game ids change when games are added.
+#[derive(Clone, Debug)]
+pub struct ShellState {
+    play: PlayBoard,
+    filter: GameFilter,
+    swap: bool,
+    marks: usize,
+    cwd: PathBuf,
+}
+
+impl Default for ShellState {
+    fn default() -> ShellState {
+        ShellState {
+            play: PlayBoard::new(kifudex_core::Size::STANDARD),
+            filter: GameFilter::default(),
+            swap: false,
+            marks: 12,
+            cwd: std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/")),
+        }
+    }
+}
+
+/// The shell's state over one index: a session, the letters shown, the last game list, the
+/// current folder, and the index's pattern data once a pattern search needed it.
 pub struct Shell<'a> {
     session: Session<'a>,
     marks: usize,
     patterns: Option<PatternData>,
     predictor: Option<&'a Predictor<'a>>,
+    /// The last `games` list: each game's id and the moves played before the position.
+    listed: Vec<(u32, u32)>,
+    cwd: PathBuf,
 }
 
 type CmdResult = Result<String, String>;
@@ -101,12 +146,39 @@ type CmdResult = Result<String, String>;
 impl<'a> Shell<'a> {
     /// A shell on the empty 19x19 board.
     pub fn new(index: &'a Index<'a>) -> Shell<'a> {
+        Shell::with_state(index, ShellState::default())
+    }
+
+    /// A shell on `index` that goes on from `state` (see [`Shell::into_state`]).
+    pub fn with_state(index: &'a Index<'a>, state: ShellState) -> Shell<'a> {
+        let mut session = Session::new(index);
+        session.set_play_board(state.play);
+        *session.filter_mut() = state.filter;
+        session.set_swap(state.swap);
         Shell {
-            session: Session::new(index),
-            marks: 12,
+            session,
+            marks: state.marks,
             patterns: None,
             predictor: None,
+            listed: Vec::new(),
+            cwd: state.cwd,
         }
+    }
+
+    /// What the shell keeps when its index is replaced.
+    pub fn into_state(self) -> ShellState {
+        ShellState {
+            play: self.session.play_board().clone(),
+            filter: self.session.filter().clone(),
+            swap: self.session.swap(),
+            marks: self.marks,
+            cwd: self.cwd,
+        }
+    }
+
+    /// The folder relative paths start from.
+    pub fn cwd(&self) -> &Path {
+        &self.cwd
     }
 
     /// Lets `predict` rank moves with `predictor` (a book's, `kifudex build --predictor`).
@@ -147,6 +219,13 @@ impl<'a> Shell<'a> {
             "prev" => self.cmd_step(args, false),
             "swap" => self.cmd_swap(args),
             "pattern" => self.cmd_pattern(args),
+            "import" => match self.cmd_import(args) {
+                Ok(paths) => return Outcome::Import(paths),
+                Err(e) => Err(e),
+            },
+            "ls" => self.cmd_ls(args),
+            "cd" => self.cmd_cd(args),
+            "cwd" => no_args(cmd, args).map(|_| format!("{}\n", self.cwd.display())),
             "help" => Ok(help_text()),
             "commands" => Ok(commands_text()),
             _ => Err(format!("unknown command {cmd:?} (try `help`)")),
@@ -163,7 +242,7 @@ impl<'a> Shell<'a> {
             [w] if w.eq_ignore_ascii_case("reset") => self.session.reset(),
             _ => return Err("usage: board [reset]".into()),
         }
-        let mut s = text::board(self.board(), &[], 0);
+        let mut s = text::board_with_last(self.board(), &[], 0, self.last_point());
         let _ = writeln!(
             s,
             "Moves played: {}, {} to move",
@@ -262,10 +341,19 @@ impl<'a> Shell<'a> {
         self.search_text()
     }
 
+    /// The point of the last move played on the board (none after a pass or undo to the
+    /// start).
+    fn last_point(&self) -> Option<kifudex_core::Point> {
+        match self.session.play_board().last_moves().last {
+            Some(Move::Play(p)) => Some(p),
+            _ => None,
+        }
+    }
+
     fn search_text(&self) -> CmdResult {
         let board = self.board();
         let next = self.session.next_moves().map_err(|e| e.to_string())?;
-        let mut s = text::board(board, next.classes(), self.marks);
+        let mut s = text::board_with_last(board, next.classes(), self.marks, self.last_point());
         s.push_str(&text::table(&next, self.marks, self.marks));
         let mut notes = Vec::new();
         if let Some(y) = self.year_text() {
@@ -407,24 +495,133 @@ impl<'a> Shell<'a> {
             _ => return Err("usage: games [N]".into()),
         };
         let list = self.session.games(Page::first(limit));
-        Ok(text::games(self.session.index(), &list))
+        self.listed = list
+            .games
+            .iter()
+            .map(|l| (l.occurrence.game, l.occurrence.move_number))
+            .collect();
+        let mut s = text::games_table(self.session.index(), &list, true);
+        if !list.games.is_empty() {
+            s.push_str(
+                "(`move`: the number of the move played from the position; `replay N` replays \
+                 the game in place N of this list, `replay id ID` the game with that id)\n",
+            );
+        }
+        Ok(s)
     }
 
     fn cmd_replay(&mut self, args: &[&str]) -> CmdResult {
-        let (id, at) = match args {
-            [id] => (id, None),
-            [id, at] => (id, Some(at)),
-            _ => return Err("usage: replay <game id> [move]".into()),
+        let usage = "usage: replay N [move] (place N of the last `games` list) | replay id ID [move] (game id ID)";
+        let move_number = |a: &str| {
+            a.parse::<u32>()
+                .map_err(|_| format!("{a:?} is not a move number"))
         };
-        let id: u32 = id.parse().map_err(|_| format!("{id:?} is not a game id"))?;
-        let at = match at {
-            None => 0,
-            Some(a) => a
-                .parse::<u32>()
-                .map_err(|_| format!("{a:?} is not a move number"))?,
+        let (id, at) = match args {
+            [w, id, rest @ ..] if w.eq_ignore_ascii_case("id") && rest.len() <= 1 => {
+                let id: u32 = id.parse().map_err(|_| format!("{id:?} is not a game id"))?;
+                let at = rest.first().map(|a| move_number(a)).transpose()?;
+                (id, at.unwrap_or(0))
+            }
+            [n, rest @ ..] if rest.len() <= 1 => {
+                let n: usize = match n.parse() {
+                    Ok(n) if n > 0 => n,
+                    _ => {
+                        return Err(format!(
+                            "{n:?} is not a place in the game list (1, 2, ...); {usage}"
+                        ))
+                    }
+                };
+                let Some(&(id, reached)) = self.listed.get(n - 1) else {
+                    return Err(if self.listed.is_empty() {
+                        "no game list: `games` lists the games of the position (or `replay id ID` replays game ID)".to_string()
+                    } else {
+                        format!(
+                            "the last game list has {} games, not {n}",
+                            self.listed.len()
+                        )
+                    });
+                };
+                let at = rest.first().map(|a| move_number(a)).transpose()?;
+                (id, at.unwrap_or(reached))
+            }
+            _ => return Err(usage.into()),
         };
         let view = self.session.open_game(id, at).map_err(|e| e.to_string())?;
         Ok(replay_text(&view))
+    }
+
+    /// `import PATH...`: the paths, resolved against the current folder; each must exist.
+    fn cmd_import(&self, args: &[&str]) -> Result<Vec<PathBuf>, String> {
+        if args.is_empty() {
+            return Err("usage: import PATH... (SGF files, archives or folders)".into());
+        }
+        args.iter()
+            .map(|a| {
+                let p = self.resolve(a);
+                if p.exists() {
+                    Ok(p)
+                } else {
+                    Err(format!("{}: no such file or folder", p.display()))
+                }
+            })
+            .collect()
+    }
+
+    /// `ls [PATH]`: the folder's entries sorted by name, folders with a trailing `/`.
+    fn cmd_ls(&self, args: &[&str]) -> CmdResult {
+        let dir = match args {
+            [] => self.cwd.clone(),
+            [p] => self.resolve(p),
+            _ => return Err("usage: ls [PATH]".into()),
+        };
+        if !dir.is_dir() {
+            return if dir.exists() {
+                Ok(format!("{}\n", dir.display()))
+            } else {
+                Err(format!("{}: no such file or folder", dir.display()))
+            };
+        }
+        let read = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let mut names: Vec<String> = read
+            .filter_map(|e| e.ok())
+            .map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                if e.path().is_dir() {
+                    format!("{name}/")
+                } else {
+                    name
+                }
+            })
+            .collect();
+        names.sort();
+        Ok(names.iter().map(|n| format!("{n}\n")).collect())
+    }
+
+    /// `cd [PATH]`: the new current folder (the home folder without a path).
+    fn cmd_cd(&mut self, args: &[&str]) -> CmdResult {
+        let dir = match args {
+            [] => std::env::var_os("HOME")
+                .map(PathBuf::from)
+                .ok_or("no home folder (HOME is not set)")?,
+            [p] => self.resolve(p),
+            _ => return Err("usage: cd [PATH]".into()),
+        };
+        let dir = dir
+            .canonicalize()
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
+        if !dir.is_dir() {
+            return Err(format!("{}: not a folder", dir.display()));
+        }
+        self.cwd = dir;
+        Ok(format!("{}\n", self.cwd.display()))
+    }
+
+    /// A path as typed, relative to the current folder (`~/` is the home folder).
+    fn resolve(&self, typed: &str) -> PathBuf {
+        if let (Some(rest), Some(home)) = (typed.strip_prefix("~/"), std::env::var_os("HOME")) {
+            return PathBuf::from(home).join(rest);
+        }
+        self.cwd.join(typed)
     }
 
     fn cmd_step(&mut self, args: &[&str], forward: bool) -> CmdResult {
@@ -511,10 +708,15 @@ fn replay_text(v: &GameView<'_>) -> String {
         game.event
     );
     let _ = writeln!(s, "{}", one_line(&header));
-    s.push_str(&text::board(&v.board, &[], 0));
+    let last = match v.last {
+        Some((_, Move::Play(p))) => Some(p),
+        _ => None,
+    };
+    s.push_str(&text::board_with_last(&v.board, &[], 0, last));
     let _ = write!(s, "Move {} of {}", v.at, v.moves);
     if let Some((c, m)) = v.last {
-        let _ = write!(s, ", last {} {}", color_letter(c), Sgf(m));
+        let marked = if last.is_some() { " (marked)" } else { "" };
+        let _ = write!(s, ", last {} {}{marked}", color_letter(c), Sgf(m));
     }
     if let Some((c, m)) = v.next {
         let _ = write!(s, ", next {} {}", color_letter(c), Sgf(m));
@@ -575,58 +777,157 @@ fn commands_text() -> String {
     format!("{}\n", names.join(" "))
 }
 
-/// Runs the shell on `index`, reading commands until `exit`, `quit` or the end of input.
-/// `label` says where the index comes from (printed once at the start).
-pub fn run<'a>(
-    index: &'a Index<'a>,
-    label: &str,
-    predictor: Option<&'a Predictor<'a>>,
-) -> anyhow::Result<()> {
-    let mut shell = Shell::new(index);
-    if let Some(p) = predictor {
-        shell.set_predictor(p);
+/// Where the shell's index comes from, and where `import` adds games.
+pub enum IndexSource {
+    /// An index file: `import` adds to it as `kifudex add` does ([`crate::build::add`]: the
+    /// file rewritten atomically, the index one build of its inputs and the new ones gives).
+    File(PathBuf),
+    /// An index built in memory from these sources (the bundled sample): `import` builds it
+    /// again from them and the new sources after them.
+    Memory(Vec<Source>),
+}
+
+impl IndexSource {
+    /// Adds the games under `paths`: the new index's bytes and what was added, in words.
+    fn import(&mut self, paths: &[PathBuf]) -> anyhow::Result<(crate::IndexBytes, BuildReport)> {
+        match self {
+            IndexSource::File(path) => {
+                let report = crate::build::add(path, paths, false)?;
+                Ok((crate::open_index_file(path)?, report))
+            }
+            IndexSource::Memory(sources) => {
+                let (new, skipped) = crate::input::collect_sources(paths);
+                let mut all = sources.clone();
+                all.extend(new);
+                let (bytes, report) = crate::build::build_in_memory(
+                    all.clone(),
+                    &skipped,
+                    &crate::build::BuildOptions::default(),
+                )?;
+                *sources = all;
+                Ok((bytes.into(), report))
+            }
+        }
     }
-    crate::print_stdout(&format!(
-        "kifudex shell: {label}, {} games. Type `help` for the commands.\n",
-        index.game_count()
-    ))?;
-    let mut editor = rustyline::DefaultEditor::new().ok();
-    let stdin = std::io::stdin();
-    loop {
-        let line = match editor.as_mut() {
-            Some(ed) => match ed.readline("> ") {
+}
+
+use crate::build::BuildReport;
+
+/// What an import did, for the shell: games added, duplicates left out, the index's games,
+/// and every skipped file, rejected game and game that ended early (its place and reason).
+fn import_text(paths: &[PathBuf], before: u32, after: u32, report: &BuildReport) -> String {
+    let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    let mut s = format!(
+        "Imported {}: {} games added ({} duplicates left out); the index holds {} games.\n",
+        names.join(" "),
+        after.saturating_sub(before),
+        report.duplicates,
+        after
+    );
+    for p in &report.problems {
+        let _ = writeln!(s, "  {}", one_line(&p.to_string()));
+    }
+    s
+}
+
+/// Reads command lines: with rustyline on a terminal (line editing, history in memory),
+/// plainly from a pipe; a line that is not UTF-8 comes back as [`NOT_UTF8`].
+struct LineReader {
+    editor: Option<rustyline::DefaultEditor>,
+}
+
+impl LineReader {
+    fn new() -> LineReader {
+        LineReader {
+            editor: rustyline::DefaultEditor::new().ok(),
+        }
+    }
+
+    /// The next line, or `None` at the end of the input.
+    fn next_line(&mut self) -> anyhow::Result<Option<String>> {
+        use rustyline::error::ReadlineError;
+        loop {
+            let Some(ed) = self.editor.as_mut() else {
+                let mut line = String::new();
+                return match std::io::stdin().read_line(&mut line) {
+                    Ok(0) => Ok(None),
+                    Ok(_) => Ok(Some(line)),
+                    Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                        Ok(Some(NOT_UTF8.into()))
+                    }
+                    Err(e) => Err(e.into()),
+                };
+            };
+            return match ed.readline("> ") {
                 Ok(line) => {
                     if !line.trim().is_empty() {
                         let _ = ed.add_history_entry(line.as_str());
                     }
-                    line
+                    Ok(Some(line))
                 }
-                Err(rustyline::error::ReadlineError::Interrupted) => continue,
-                Err(rustyline::error::ReadlineError::Eof) => break,
-                Err(rustyline::error::ReadlineError::Io(e))
-                    if e.kind() == std::io::ErrorKind::InvalidData =>
-                {
-                    String::from(NOT_UTF8)
+                Err(ReadlineError::Interrupted) => continue,
+                Err(ReadlineError::Eof) => Ok(None),
+                Err(ReadlineError::Io(e)) if e.kind() == std::io::ErrorKind::InvalidData => {
+                    Ok(Some(NOT_UTF8.into()))
                 }
-                Err(e) => return Err(e.into()),
-            },
-            None => {
-                let mut line = String::new();
-                match stdin.read_line(&mut line) {
-                    Ok(0) => break,
-                    Ok(_) => line,
-                    Err(e) if e.kind() == std::io::ErrorKind::InvalidData => String::from(NOT_UTF8),
-                    Err(e) => return Err(e.into()),
-                }
-            }
-        };
-        match shell.execute(&line) {
-            Outcome::Quit => break,
-            // A closed pipe ends the shell quietly; a full disk is an error.
-            Outcome::Print(s) => crate::print_stdout(&s)?,
+                Err(e) => Err(e.into()),
+            };
         }
     }
-    Ok(())
+}
+
+/// Runs the shell on the index in `bytes` (from `source`), reading commands until `exit`,
+/// `quit` or the end of input. `label` says where the index comes from (printed once at the
+/// start). After an `import` the index is opened again and the shell goes on with its
+/// board, filter and current folder.
+pub fn run(
+    mut source: IndexSource,
+    mut bytes: crate::IndexBytes,
+    label: &str,
+    predictor: Option<&Predictor<'_>>,
+) -> anyhow::Result<()> {
+    let mut reader = LineReader::new();
+    let mut state = ShellState::default();
+    let mut banner = true;
+    loop {
+        let (paths, before) = {
+            let index = Index::open(&bytes)
+                .map_err(|e| anyhow::anyhow!("{label}: not a valid index: {e}"))?;
+            if banner {
+                crate::print_stdout(&format!(
+                    "kifudex shell: {label}, {} games. Type `help` for the commands.\n",
+                    index.game_count()
+                ))?;
+                banner = false;
+            }
+            let mut shell = Shell::with_state(&index, state);
+            if let Some(p) = predictor {
+                shell.set_predictor(p);
+            }
+            let paths = loop {
+                let Some(line) = reader.next_line()? else {
+                    return Ok(());
+                };
+                match shell.execute(&line) {
+                    Outcome::Quit => return Ok(()),
+                    // A closed pipe ends the shell quietly; a full disk is an error.
+                    Outcome::Print(s) => crate::print_stdout(&s)?,
+                    Outcome::Import(paths) => break paths,
+                }
+            };
+            state = shell.into_state();
+            (paths, index.game_count())
+        };
+        match source.import(&paths) {
+            Ok((new_bytes, report)) => {
+                bytes = new_bytes;
+                let after = Index::open(&bytes).map_or(0, |i| i.game_count());
+                crate::print_stdout(&import_text(&paths, before, after, &report))?;
+            }
+            // The index is as it was (an index file is replaced whole or not at all).
+            Err(e) => crate::print_stdout(&format!("error: {}\n", one_line(&format!("{e:#}"))))?,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -637,7 +938,7 @@ mod tests {
     fn text(shell: &mut Shell<'_>, line: &str) -> String {
         match shell.execute(line) {
             Outcome::Print(s) => s,
-            Outcome::Quit => panic!("{line:?} quit"),
+            other => panic!("{line:?}: {other:?}"),
         }
     }
 
@@ -766,8 +1067,20 @@ mod tests {
             "games 1 2",
             "replay",
             "replay 99999",
-            "replay 0 99999",
+            "replay 1",
+            "replay 0",
+            "replay id",
+            "replay id x",
+            "replay id 99999",
+            "replay id 0 99999",
+            "replay id 0 1 2",
             "replay x",
+            "import",
+            "import /no/such/path",
+            "ls /no/such/path",
+            "ls a b",
+            "cd /no/such/path",
+            "cwd now",
             "next",
             "prev",
             "swap maybe",
@@ -785,7 +1098,7 @@ mod tests {
         let bytes = crate::sample::sample_index().unwrap();
         let index = Index::open(&bytes).unwrap();
         let mut shell = Shell::new(&index);
-        let out = text(&mut shell, "replay 0 10");
+        let out = text(&mut shell, "replay id 0 10");
         assert!(out.contains("Move 10 of "), "{out}");
         let at10 = index.position(0, 10).unwrap().bgo_hashes().0[0];
         assert!(out.contains(&at10.to_string()));

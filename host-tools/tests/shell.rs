@@ -57,7 +57,11 @@ fn searches(out: &str) -> Vec<Search> {
     for line in out.lines() {
         let t = line.trim();
         if prev.trim_start().starts_with("A B C") {
-            if let Ok(h) = t.parse::<i64>() {
+            // `hash N (bGo's additive position hash, docs/HASH.md)`.
+            let hash = t
+                .strip_prefix("hash ")
+                .and_then(|r| r.split_whitespace().next());
+            if let Some(Ok(h)) = hash.map(str::parse::<i64>) {
                 cur = Some(Search {
                     hash: h,
                     ..Search::default()
@@ -191,7 +195,7 @@ fn games_matching(index: Option<&Path>, moves: &str, from: u16, to: u16) -> u64 
 
 #[test]
 fn piped_session_on_the_bundled_sample() {
-    let input = "play pd dp pp\nsearch\nplay a\nundo\nyear 2012\ngames 3\nreplay 0 10\nnext\n\
+    let input = "play pd dp pp\nsearch\nplay a\nundo\nyear 2012\ngames 3\nreplay id 0 10\nnext\n\
                  bogus\nplay zz\nrotations\nquit\nsearch\n";
     let (out, o) = shell(None, input.as_bytes());
     assert!(
@@ -228,7 +232,7 @@ fn piped_session_on_the_bundled_sample() {
     let games_at = out.find("\n7 games\n").expect("games header");
     let listed = out[games_at..]
         .lines()
-        .skip(2)
+        .skip(3)
         .take_while(|l| l.starts_with("  "))
         .count();
     assert_eq!(listed, 3, "{out}");
@@ -468,4 +472,237 @@ fn predict_lists_the_guesses_of_the_hint_protocol() {
         out.contains("error: no move predictor"),
         "without a predictor: {out}"
     );
+}
+
+/// The rows of the last game list in a transcript: (list place, game id, move number of
+/// the move played from the position).
+fn listed_games(out: &str) -> Vec<(usize, u32, u32)> {
+    let at = out.rfind("game id  date").expect("a game list header");
+    out[at..]
+        .lines()
+        .skip(1)
+        .map_while(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            Some((
+                w.first()?.parse().ok()?,
+                w[1].parse().ok()?,
+                w[4].parse().ok()?,
+            ))
+        })
+        .collect()
+}
+
+/// The point marked as the last move on the first board of `text` (`(X)` or `(O)`): its
+/// column, row and stone.
+fn marked(text: &str) -> Option<(usize, usize, char)> {
+    let rows = text
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("A B C"))
+        .skip(1)
+        .take(19);
+    for (y, row) in rows.enumerate() {
+        let b = row.as_bytes();
+        if let Some(i) = row.find('(') {
+            assert_eq!(b[i + 2], b')', "{row}");
+            // ` A ` then two characters a point: the point's character is at 3 + 2x.
+            return Some(((i + 1 - 3) / 2, y, b[i + 1] as char));
+        }
+    }
+    None
+}
+
+/// `games` numbers its list (`#`) beside the game ids; `replay N` takes a place in that list
+/// (at the position searched), `replay id ID` a game id (from the start); the board marks
+/// the last move. Checked against `kifudex games --json` (the same games in the same order)
+/// and `kifudex game ID` (the moves).
+#[test]
+fn replay_by_list_place_or_game_id_with_the_last_move_marked() {
+    let input = "play pd dp pp\ngames 3\nreplay 2\nreplay id 5\nreplay 3 10\nquit\n";
+    let (out, _) = shell(None, input.as_bytes());
+    let v = search_json_bundled("pd,dp,pp");
+    assert_eq!(v["total"], 7);
+    // The search board marks the last move played: Black pp (column 15, row 15).
+    assert_eq!(marked(&out), Some((15, 15, 'X')), "{out}");
+    let list = listed_games(&out);
+    let o = kifudex(&["games", "--moves", "pd,dp,pp", "--limit", "3", "--json"]);
+    let cli: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let cli: Vec<(u32, u32)> = cli["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["id"].as_u64().unwrap() as u32,
+                g["move_number"].as_u64().unwrap() as u32,
+            )
+        })
+        .collect();
+    assert_eq!(
+        list.iter().map(|&(_, id, m)| (id, m)).collect::<Vec<_>>(),
+        cli
+    );
+    assert_eq!(list.iter().map(|r| r.0).collect::<Vec<_>>(), [1, 2, 3]);
+    // The three replays, in order.
+    let replays: Vec<&str> = out.split("\nGame ").skip(1).collect();
+    assert_eq!(replays.len(), 3, "{out}");
+    let (id2, move2) = (list[1].1, list[1].2);
+    assert!(
+        replays[0].starts_with(&format!("{id2}: ")),
+        "{}",
+        replays[0]
+    );
+    // At the position searched: moves played before the listed move.
+    assert!(
+        replays[0].contains(&format!("\nMove {} of ", move2 - 1)),
+        "{}",
+        replays[0]
+    );
+    assert!(replays[1].starts_with("5: "), "{}", replays[1]);
+    assert!(replays[1].contains("\nMove 0 of "), "{}", replays[1]);
+    assert_eq!(marked(replays[1]), None, "nothing played yet");
+    let id3 = list[2].1;
+    assert!(replays[2].starts_with(&format!("{id3}: ")));
+    assert!(replays[2].contains("\nMove 10 of "), "{}", replays[2]);
+    // The 10th move of game id3, from `kifudex game ID`, is the one marked.
+    let o = kifudex(&["game", &id3.to_string()]);
+    let game: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let tenth = &game["moves"][9];
+    let mv = tenth["move"].as_str().unwrap().as_bytes();
+    let stone = if tenth["color"] == "B" { 'X' } else { 'O' };
+    assert_eq!(
+        marked(replays[2]),
+        Some(((mv[0] - b'a') as usize, (mv[1] - b'a') as usize, stone)),
+        "{}",
+        replays[2]
+    );
+    // A list place that the list does not hold, and replay before any list.
+    let (out, _) = shell(None, b"replay 2\nplay pd dp pp\ngames 3\nreplay 4\n");
+    let errors: Vec<&str> = out.lines().filter(|l| l.starts_with("error: ")).collect();
+    assert_eq!(errors.len(), 2, "{out}");
+    assert!(errors[0].contains("no game list"), "{}", errors[0]);
+    assert!(errors[1].contains("has 3 games, not 4"), "{}", errors[1]);
+}
+
+fn corpus_alphago() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/corpus/aeb_alphago")
+        .canonicalize()
+        .expect("the corpus at ../shared/corpus")
+}
+
+/// The number in "... the index holds N games." after an import.
+fn held_after_import(out: &str) -> Vec<u64> {
+    out.lines()
+        .filter(|l| l.starts_with("Imported "))
+        .map(|l| {
+            let at = l.rfind("holds ").unwrap() + "holds ".len();
+            l[at..].split_whitespace().next().unwrap().parse().unwrap()
+        })
+        .collect()
+}
+
+/// bGo's `cd`, `cwd`, `ls` and `import` on the bundled sample (indexed in memory): the
+/// corpus folders found with `ls`, imported by paths relative to the shell's folder; the
+/// board, filter and folder are kept. Checked against `kifudex build` of the sample and the
+/// same folders: the same number of games and the same search answers.
+#[test]
+fn import_adds_corpus_games_to_the_in_memory_index() {
+    let corpus = corpus_alphago();
+    let input = format!(
+        "cd {}\ncwd\nls\nplay pd dp pp\nimport LeeSedol FanHui\nsearch\nimport no-such-folder\nls no-such-folder\nquit\n",
+        corpus.display()
+    );
+    let (out, _) = shell(None, input.as_bytes());
+    assert!(
+        out.contains(&format!("\n{}\n{}\n", corpus.display(), corpus.display())),
+        "{out}"
+    );
+    for entry in ["FanHui/", "LeeSedol/", "selfplay/"] {
+        assert!(out.lines().any(|l| l == entry), "ls: {entry}: {out}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let both = dir.path().join("both.kdx");
+    let o = kifudex(&[
+        "build",
+        sample_archive().to_str().unwrap(),
+        corpus.join("LeeSedol").to_str().unwrap(),
+        corpus.join("FanHui").to_str().unwrap(),
+        "-o",
+        both.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let info =
+        String::from_utf8(kifudex(&["info", "--index", both.to_str().unwrap()]).stdout).unwrap();
+    let games: u64 = info
+        .split_whitespace()
+        .skip_while(|w| *w != "games")
+        .nth(1)
+        .unwrap()
+        .trim_end_matches(',')
+        .parse()
+        .unwrap();
+    assert!(games > 286, "{info}");
+    assert_eq!(held_after_import(&out), [games], "{out}");
+    assert!(
+        out.contains(&format!("{} games added", games - 286)),
+        "{out}"
+    );
+    // The search after the import: the board kept (pd dp pp), the answer of the one build.
+    let s = searches(&out);
+    assert_eq!(s.len(), 2, "{out}");
+    let v = search_json(&both, "pd,dp,pp", false);
+    assert_eq!(shell_rows(&s[1]), json_rows(&v));
+    assert_eq!(s[0].total, 7);
+    let errors: Vec<&str> = out.lines().filter(|l| l.starts_with("error: ")).collect();
+    assert_eq!(errors.len(), 2, "{out}");
+    assert!(errors
+        .iter()
+        .all(|e| e.contains("no-such-folder: no such file or folder")));
+}
+
+/// `import` into an index file: the file is rewritten as `kifudex add` does, byte for byte
+/// the index one build of its inputs and the imported ones gives; the shell reopens it.
+#[test]
+fn import_into_an_index_file_equals_one_build() {
+    let corpus = corpus_alphago();
+    let dir = tempfile::tempdir().unwrap();
+    let index = built_index(&dir);
+    let input = format!(
+        "cd {}\nimport LeeSedol\nplay pd\ngames 1\nquit\n",
+        corpus.display()
+    );
+    let (out, _) = shell(Some(&index), input.as_bytes());
+    let one = dir.path().join("one.kdx");
+    let o = kifudex(&[
+        "build",
+        sample_archive().to_str().unwrap(),
+        corpus.join("LeeSedol").to_str().unwrap(),
+        "-o",
+        one.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        std::fs::read(&index).unwrap() == std::fs::read(&one).unwrap(),
+        "the imported index differs from one build"
+    );
+    let held = held_after_import(&out);
+    assert_eq!(held.len(), 1, "{out}");
+    assert!(held[0] > 286, "{out}");
+    let v = games_count(&one, "pd");
+    assert!(out.contains(&format!("\n{v} games\n")), "{out}");
+}
+
+fn games_count(index: &Path, moves: &str) -> u64 {
+    let o = kifudex(&[
+        "games",
+        "--index",
+        index.to_str().unwrap(),
+        "--moves",
+        moves,
+        "--json",
+    ]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    v["matching"].as_u64().unwrap()
 }

@@ -37,8 +37,18 @@ pub fn mark_letter(i: usize) -> char {
 }
 
 /// bGo's text board: X black, O white, + star points, letters for the first `marks`
-/// next-move classes, the board hash under it.
+/// next-move classes, and under it the position's hash (bGo's additive hash, `HASH.md`).
 pub fn board(board: &Board, classes: &[NextMove], marks: usize) -> String {
+    board_with_last(board, classes, marks, None)
+}
+
+/// [`board`] with the stone of the last move (if any) marked by parentheses: `(X)`.
+pub fn board_with_last(
+    board: &Board,
+    classes: &[NextMove],
+    marks: usize,
+    last: Option<Point>,
+) -> String {
     let size = board.size();
     let (w, h) = (size.width(), size.height());
     let letters: Vec<char> = (0..w.max(h)).map(|i| (b'A' + i) as char).collect();
@@ -49,7 +59,9 @@ pub fn board(board: &Board, classes: &[NextMove], marks: usize) -> String {
         .collect();
     let _ = writeln!(s, "   {header}");
     for y in 0..h {
-        let _ = write!(s, " {} ", letters[y as usize]);
+        // Each cell is its character and the separator after it; the last move's cell
+        // takes the separators on both sides: ` (X) `.
+        let mut row = format!(" {} ", letters[y as usize]);
         for x in 0..w {
             let p = Point::new(x, y);
             let mark = classes
@@ -63,15 +75,26 @@ pub fn board(board: &Board, classes: &[NextMove], marks: usize) -> String {
                 (Stone::Empty, None) if is_star_point(p, size) => '+',
                 (Stone::Empty, None) => '.',
             };
-            let _ = write!(s, "{ch} ");
+            if last == Some(p) {
+                row.pop();
+                let _ = write!(row, "({ch})");
+            } else {
+                let _ = write!(row, "{ch} ");
+            }
         }
-        let _ = writeln!(s, "{}", letters[y as usize]);
+        let _ = writeln!(s, "{row}{}", letters[y as usize]);
     }
     let _ = writeln!(s, "   {header}");
-    let hash = board.bgo_hashes().0[0].to_string();
-    let width = 3 + 2 * w as usize;
-    let _ = writeln!(s, "{:^width$}", hash);
+    let _ = writeln!(s, "{}", hash_line(board));
     s
+}
+
+/// The line under a board: the position's hash, said what it is.
+pub fn hash_line(board: &Board) -> String {
+    format!(
+        "   hash {} (bGo's additive position hash, docs/HASH.md)",
+        board.bgo_hashes().0[0]
+    )
 }
 
 /// The table of next moves: letter, move, colour, count, share of the total and the win
@@ -110,28 +133,55 @@ pub fn table<const N: usize>(next: &NextMoves<N>, marks: usize, limit: usize) ->
     s
 }
 
-/// A game list as a text table: one line per game (id, date, players, result, the move
-/// number where the position came, event; "colours swapped" when the colour-exchanged
-/// position came).
+/// A game list as a text table: a line with how many games matched, a header line, then
+/// one line per game (its id, date, result, the number of the move played from the
+/// position, players, "colours swapped" when the colour-exchanged position came, event).
+/// `numbered`: a first column `#` with the game's position in the list (1, 2, ...), as the
+/// shell's `replay N` takes it.
 pub fn games(index: &Index<'_>, list: &GameList) -> String {
+    games_table(index, list, false)
+}
+
+/// [`games`], with the list positions in a first column if `numbered`.
+pub fn games_table(index: &Index<'_>, list: &GameList, numbered: bool) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "{} games", list.matching);
-    for l in &list.games {
+    if list.games.is_empty() {
+        return s;
+    }
+    let number = |n: &str| {
+        if numbered {
+            format!("{n:>4}  ")
+        } else {
+            String::new()
+        }
+    };
+    let _ = writeln!(
+        s,
+        "{}{:>7}  {:<10}  {:<7}  {:>5}  players, event",
+        number("#"),
+        "game id",
+        "date",
+        "result",
+        "move"
+    );
+    for (i, l) in list.games.iter().enumerate() {
         let o = &l.occurrence;
         let Some(g) = index.game(o.game) else {
             continue;
         };
         let _ = writeln!(
             s,
-            "{:>6}  {:<10}  {} {} - {} {}  {}  move {}{}  {}",
+            "{}{:>7}  {:<10}  {:<7}  {:>5}  {} {} - {} {}{}  {}",
+            number(&(i + 1).to_string()),
             g.id,
             g.date,
+            result_text(&g),
+            o.move_number + 1,
             g.black,
             g.black_rank,
             g.white,
             g.white_rank,
-            result_text(&g),
-            o.move_number + 1,
             if l.swapped { " (colours swapped)" } else { "" },
             g.event
         );
