@@ -7,6 +7,8 @@ use kifudex_core::book::Book;
 use kifudex_core::format::{Container, Kind, Section};
 use kifudex_core::index::Index;
 
+use crate::present::numbers::{games_kept, limit, occurrences, thousands, GAMES_KEPT, OCCURRENCES};
+
 fn sizes(mask: &[u32; 19]) -> String {
     let mut out = Vec::new();
     for (h, row) in mask.iter().enumerate() {
@@ -35,18 +37,26 @@ pub fn describe(bytes: &[u8], verify: bool) -> Result<String> {
     if Container::open_structure(bytes, Kind::Book).is_ok() {
         let book = Book::open(bytes).map_err(|e| anyhow!("not a valid book: {e}"))?;
         let h = book.header();
-        let _ = writeln!(s, "kifudex book (microcontroller), {} bytes", bytes.len());
         let _ = writeln!(
             s,
-            "  games {}, positions {}, next moves {} (at most {} per position)",
-            h.games, h.positions, h.next_moves, h.max_run
+            "kifudex book (microcontroller), {} bytes",
+            thousands(bytes.len() as u64)
+        );
+        // A book keeps no games, only how many (and not which have no moves).
+        let _ = writeln!(s, "  {}:          {}", GAMES_KEPT, thousands(h.games));
+        let _ = writeln!(s, "  positions:           {}", thousands(h.positions));
+        let _ = writeln!(
+            s,
+            "  next moves:          {} (at most {} per position)",
+            thousands(h.next_moves),
+            h.max_run
         );
         let _ = writeln!(
             s,
             "  max moves {}, min count {}, max next {}, sizes {}",
-            h.max_moves,
+            limit(h.max_moves),
             h.min_count,
-            h.max_next,
+            limit(h.max_next),
             sizes(&h.sizes)
         );
         let _ = writeln!(
@@ -69,25 +79,32 @@ pub fn describe(bytes: &[u8], verify: bool) -> Result<String> {
     }
     .map_err(|e| anyhow!("not a valid index: {e}"))?;
     let h = index.header();
+    let without_moves = (0..index.game_count())
+        .filter(|&id| index.game(id).is_some_and(|g| g.move_count == 0))
+        .count() as u64;
     let _ = writeln!(
         s,
-        "kifudex index, {} bytes ({:.0} bytes per game)",
-        bytes.len(),
-        bytes.len() as f64 / h.games.max(1) as f64
+        "kifudex index, {} bytes ({} bytes per game)",
+        thousands(bytes.len() as u64),
+        thousands((bytes.len() as f64 / h.games.max(1) as f64).round() as u64)
     );
     let _ = writeln!(
         s,
-        "  games {}, occurrences {}, positions {}",
-        h.games, h.occurrences, h.positions
+        "  {}:          {}",
+        GAMES_KEPT,
+        games_kept(h.games, without_moves)
     );
+    let _ = writeln!(
+        s,
+        "  {}:         {}",
+        OCCURRENCES,
+        occurrences(h.occurrences)
+    );
+    let _ = writeln!(s, "  positions:           {}", thousands(h.positions));
     let _ = writeln!(
         s,
         "  max moves {}, sizes {}",
-        if h.max_moves == 0 {
-            "all".to_string()
-        } else {
-            h.max_moves.to_string()
-        },
+        limit(h.max_moves),
         sizes(&h.sizes)
     );
     if verify {

@@ -122,20 +122,38 @@ impl BuildReport {
         self.games_read as f64 / self.elapsed.as_secs_f64().max(1e-9)
     }
 
-    /// A human-readable summary (several lines).
+    /// A human-readable summary (several lines), in the words of `kifudex info`
+    /// ([`crate::present::numbers`]): the games read as a sum of the games kept and the
+    /// duplicates left out, the games kept as a sum of those with and without moves.
     pub fn summary(&self) -> String {
+        use crate::present::numbers::{self as n, thousands};
         use std::fmt::Write;
         let mut s = String::new();
-        let _ = writeln!(s, "files read:        {}", self.files);
+        let _ = writeln!(s, "files read:          {}", thousands(self.files as u64));
         for (k, n) in &self.skipped_inputs {
             let named = self.named(Outcome::Skipped, k);
             let _ = writeln!(s, "  skipped ({k}): {n}{named}");
         }
-        let _ = writeln!(s, "games read:        {}", self.games_read);
+        let rejected: usize = self.rejected.values().sum();
+        if rejected > 0 {
+            let _ = writeln!(
+                s,
+                "game trees rejected: {} (not games: not in the games read)",
+                thousands(rejected as u64)
+            );
+        }
         for (k, n) in &self.rejected {
             let named = self.named(Outcome::Rejected, k);
             let _ = writeln!(s, "  rejected ({k}): {n}{named}");
         }
+        let kept = self.games_read.saturating_sub(self.duplicates) as u64;
+        let _ = writeln!(
+            s,
+            "games read:          {} = {} kept + {} duplicates left out",
+            thousands(self.games_read as u64),
+            thousands(kept),
+            thousands(self.duplicates as u64)
+        );
         if self.duplicates > 0 {
             let _ = writeln!(
                 s,
@@ -144,10 +162,12 @@ impl BuildReport {
                 self.duplicate_examples.join("; ")
             );
         }
-        let _ = writeln!(s, "games indexed:     {}", self.games_indexed);
-        if self.games_without_moves > 0 {
-            let _ = writeln!(s, "  without moves: {}", self.games_without_moves);
-        }
+        let _ = writeln!(
+            s,
+            "{}:          {}",
+            n::GAMES_KEPT,
+            n::games_kept(kept, self.games_without_moves as u64)
+        );
         for (k, n) in &self.truncated {
             let named = self.named(Outcome::Truncated, k);
             let _ = writeln!(s, "  main line ended early ({k}): {n}{named}");
@@ -160,31 +180,37 @@ impl BuildReport {
                 .collect();
             let _ = writeln!(s, "  recovered defects: {}", w.join(", "));
         }
-        let _ = writeln!(s, "occurrences:       {}", self.occurrences);
-        let _ = writeln!(s, "positions:         {}", self.positions);
-        let _ = writeln!(s, "records:           {}", self.records);
         let _ = writeln!(
             s,
-            "key collisions:    {} ({} shared positions checked)",
-            self.collisions, self.verified_positions
+            "{}:         {}",
+            n::OCCURRENCES,
+            n::occurrences(self.occurrences)
+        );
+        let _ = writeln!(s, "positions:           {}", thousands(self.positions));
+        let _ = writeln!(s, "records:             {}", thousands(self.records));
+        let _ = writeln!(
+            s,
+            "key collisions:      {} ({} shared positions checked)",
+            self.collisions,
+            thousands(self.verified_positions)
         );
         if let Some(p) = &self.predictor {
-            let _ = writeln!(s, "predictor:         {p}");
+            let _ = writeln!(s, "predictor:           {p}");
         }
-        let _ = writeln!(s, "bytes:             {}", self.bytes);
+        let _ = writeln!(s, "bytes:               {}", thousands(self.bytes));
         if self.spilled_bytes > 0 {
             let _ = writeln!(
                 s,
-                "spilled:           {:.0} MB of occurrences to temporary files, sorted in {} slices (--memory)",
-                self.spilled_bytes as f64 / 1e6,
+                "spilled:             {} MB of occurrences to temporary files, sorted in {} slices (--memory)",
+                thousands((self.spilled_bytes as f64 / 1e6).round() as u64),
                 self.slices
             );
         }
         let _ = write!(
             s,
-            "time:              {:.3} s ({:.0} games/s)",
+            "time:                {:.2} s ({} games read per second)",
             self.elapsed.as_secs_f64(),
-            self.games_per_second()
+            n::rate(self.games_per_second())
         );
         s
     }

@@ -2,6 +2,7 @@
 //! few words both use.
 
 pub mod json;
+pub mod numbers;
 pub mod text;
 
 use kifudex_core::index::Game;
