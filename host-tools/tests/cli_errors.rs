@@ -434,3 +434,263 @@ fn usage_errors_exit_2_and_failures_exit_1() {
         assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
     }
 }
+
+/// The subcommands that `kifudex --help` lists.
+fn subcommands() -> Vec<String> {
+    let o = kifudex(&["--help"]);
+    assert!(o.status.success());
+    let text = String::from_utf8(o.stdout).unwrap();
+    let list: Vec<String> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .map(str::to_owned)
+        .collect();
+    assert!(list.len() >= 14, "{text}");
+    list
+}
+
+/// Every `.md` file a text names (`docs/HINTS.md`, `JSON.md`...).
+fn cited_docs(text: &str) -> Vec<String> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || "/._-".contains(c)))
+        .filter(|w| w.ends_with(".md"))
+        .map(|w| w.trim_start_matches("./").to_owned())
+        .collect()
+}
+
+#[test]
+fn help_texts_cite_only_the_projects_own_docs() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut texts = vec![("kifudex --help".to_string(), kifudex(&["--help"]))];
+    for c in subcommands() {
+        texts.push((format!("kifudex {c} --help"), kifudex(&[&c, "--help"])));
+    }
+    let mut cited = 0;
+    for (what, o) in &texts {
+        assert!(o.status.success(), "{what}: {}", stderr(o));
+        let text = String::from_utf8_lossy(&o.stdout);
+        for outside in ["SPEC", "reference/", "../shared", "seeds/"] {
+            assert!(!text.contains(outside), "{what} cites {outside}:\n{text}");
+        }
+        for doc in cited_docs(&text) {
+            let found = [root.join(&doc), root.join("docs").join(&doc)]
+                .iter()
+                .any(|p| p.is_file());
+            assert!(found, "{what} cites {doc}, which is not in the repository");
+            cited += 1;
+        }
+    }
+    // The help of `hints` and of `--json` cite docs/HINTS.md and docs/JSON.md.
+    assert!(cited >= 3, "{cited}");
+    // Error hints are in the code's string literals (not its comments): none cites the
+    // SPEC or the reference folder.
+    for dir in ["src", "web/src"] {
+        for entry in walk(&root.join("host-tools").join(dir)) {
+            let code = std::fs::read_to_string(&entry).unwrap();
+            for (n, line) in code.lines().enumerate() {
+                let t = line.trim_start();
+                if t.starts_with("//") || !t.contains('"') {
+                    continue;
+                }
+                for outside in ["SPEC", "reference/README"] {
+                    let quoted = line.split('"').skip(1).step_by(2);
+                    assert!(
+                        !quoted.clone().any(|q| q.contains(outside)),
+                        "{}:{}: a message cites {outside}: {line}",
+                        entry.display(),
+                        n + 1
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The `.rs` files under `dir`.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// docs/WEB.md's table of refused positions: each request, given to `kifudex search` as
+/// the same options, is refused (exit 2) with exactly the error the table shows (the web API
+/// and the command line set positions up with one function, `kifudex::api::set_up`).
+#[test]
+fn the_refusals_documented_in_web_md_are_todays() {
+    let doc =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/WEB.md"))
+            .unwrap();
+    let mut rows = 0;
+    let table = doc
+        .lines()
+        .skip_while(|l| !l.starts_with("| request | `error` |"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'));
+    for line in table {
+        let cells: Vec<&str> = line.split(" | ").collect();
+        let [request, error] = cells[..] else {
+            continue;
+        };
+        let (Some(request), Some(error)) = (
+            request
+                .strip_prefix("| `")
+                .and_then(|r| r.strip_suffix('`')),
+            error.strip_suffix(" |"),
+        ) else {
+            continue;
+        };
+        let error = error.trim_matches('`').trim();
+        let mut args = vec!["search".to_string()];
+        for param in request.split('&') {
+            let (name, value) = param.split_once('=').unwrap();
+            args.push(format!("--{name}"));
+            args.push(value.to_string());
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = kifudex(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert_eq!(stderr(&o).trim(), format!("kifudex: {error}"), "{args:?}");
+        rows += 1;
+    }
+    assert_eq!(rows, 5, "the table of refusals in docs/WEB.md");
+}
+
+/// The number after `label` at the start of a line of `text` (thousands separators
+/// dropped), and the rest of that line.
+fn count_after<'t>(text: &'t str, label: &str) -> (u64, &'t str) {
+    let line = text
+        .lines()
+        .map(str::trim_start)
+        .find_map(|l| l.strip_prefix(label))
+        .unwrap_or_else(|| panic!("no {label:?} in:\n{text}"));
+    let line = line.trim_start();
+    let end = line.find([' ', '(']).unwrap_or(line.len());
+    let n = line[..end].replace(',', "").parse().unwrap();
+    (n, &line[end..])
+}
+
+/// The numbers of `a = b word + c word...`: `[a, b, c...]`.
+fn sum_parts(first: u64, rest: &str) -> Vec<u64> {
+    let mut parts = vec![first];
+    if let Some(rhs) = rest.trim_start().strip_prefix("= ") {
+        for term in rhs.split(" + ") {
+            let n = term.split_whitespace().next().unwrap();
+            parts.push(n.replace(',', "").parse().unwrap());
+        }
+    }
+    parts
+}
+
+/// The build summary and `kifudex info` on real corpus folders: the games read are the
+/// games kept plus the duplicates left out, the games kept those with and without moves, in
+/// the same words and with the same numbers in both; checked against a build that keeps the
+/// duplicates (its games kept = the games read) and against `kifudex game ID` of every game
+/// (the games without moves counted one by one). Unlimited limits say `all`, the rate is
+/// rounded, the hash over a board says what it is.
+#[test]
+fn the_build_summary_and_info_agree_and_add_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("c.kdx");
+    let inputs = [corpus("aeb_alphago"), corpus("tricky")];
+    let build = |extra: &[&str], out: &Path| {
+        let mut args = vec!["build", s(&inputs[0]), s(&inputs[1]), "-o", s(out)];
+        args.extend(extra);
+        let o = kifudex(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stderr(&o)
+    };
+    let summary = build(&[], &out);
+    let (read, rest) = count_after(&summary, "games read:");
+    let read_sum = sum_parts(read, rest);
+    assert_eq!(read_sum.len(), 3, "{summary}");
+    assert!(rest.contains(" kept + ") && rest.contains(" duplicates left out"));
+    assert_eq!(read_sum[0], read_sum[1] + read_sum[2], "{summary}");
+    let (kept, rest) = count_after(&summary, "games kept:");
+    let kept_sum = sum_parts(kept, rest);
+    assert_eq!(kept, read_sum[1]);
+    assert_eq!(
+        kept_sum.len(),
+        3,
+        "this corpus has games without moves: {summary}"
+    );
+    assert_eq!(kept_sum[0], kept_sum[1] + kept_sum[2]);
+    assert!(read_sum[2] > 0, "this corpus has duplicates");
+    let (occurrences, _) = count_after(&summary, "occurrences:");
+    let (positions, _) = count_after(&summary, "positions:");
+
+    let info = String::from_utf8(kifudex(&["info", "--index", s(&out)]).stdout).unwrap();
+    let (info_kept, rest) = count_after(&info, "games kept:");
+    assert_eq!(sum_parts(info_kept, rest), kept_sum, "{info}");
+    assert_eq!(count_after(&info, "occurrences:").0, occurrences);
+    assert_eq!(count_after(&info, "positions:").0, positions);
+    assert!(info.contains("max moves all,"), "{info}");
+
+    // The games without moves, one by one.
+    let without = (0..kept)
+        .filter(|id| {
+            let o = kifudex(&["game", "--index", s(&out), &id.to_string()]);
+            let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+            v["moves"].as_array().unwrap().is_empty()
+        })
+        .count() as u64;
+    assert_eq!(without, kept_sum[2]);
+    // Keeping the duplicates keeps every game read.
+    let all = build(&["--keep-duplicates"], &dir.path().join("all.kdx"));
+    assert_eq!(count_after(&all, "games kept:").0, read);
+    assert_eq!(
+        sum_parts(
+            count_after(&all, "games read:").0,
+            count_after(&all, "games read:").1
+        )[2],
+        0
+    );
+
+    // The rate: a whole number with separators, no decimals.
+    let rate = summary.lines().find(|l| l.starts_with("time:")).unwrap();
+    let per_second = rate
+        .split('(')
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap();
+    assert!(
+        per_second.chars().all(|c| c.is_ascii_digit() || c == ',')
+            || per_second.contains('.') && per_second.len() <= 3,
+        "{rate}"
+    );
+    assert!(rate.ends_with("games read per second)"), "{rate}");
+
+    // A book: no limit says `all`; its games kept are the build's.
+    let book = dir.path().join("c.kdb");
+    let summary = build(&["--profile", "mcu"], &book);
+    let info = String::from_utf8(kifudex(&["info", "--index", s(&book)]).stdout).unwrap();
+    assert_eq!(
+        count_after(&info, "games kept:").0,
+        count_after(&summary, "games kept:").0
+    );
+    assert!(
+        info.contains("max moves all, min count 1, max next all,"),
+        "{info}"
+    );
+
+    // The hash under a board says what it is.
+    let o = kifudex(&["search", "--index", s(&out), "--moves", "pd"]);
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        text.lines().any(|l| l.trim_start().starts_with("hash ")
+            && l.ends_with("(bGo's additive position hash, docs/HASH.md)")),
+        "{text}"
+    );
+}
