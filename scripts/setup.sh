@@ -26,19 +26,28 @@ need_pkgs=(qemu-system-arm qemu-user gcc-s390x-linux-gnu libc6-dev-s390x-cross g
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO="sudo"
 
-# apt-get with its arguments, waiting (up to 15 minutes) for a lock another apt holds.
+# apt-get with its arguments, waiting (up to 15 minutes) for a lock another apt holds:
+# DPkg::Lock::Timeout makes apt itself wait for dpkg's lock; the package lists' lock (taken by
+# `apt-get update`, e.g. by unattended-upgrades on a fresh machine) it does not wait for, so a
+# refusal that names a lock is tried again every 10 s. Any other failure fails at once.
 apt_wait() {
-  local i
+  local i err
+  err=$(mktemp)
   for i in $(seq 1 90); do
-    if $SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=10 "$@"; then
+    if $SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 "$@" 2>"$err"; then
+      cat "$err" >&2
+      rm -f "$err"
       return 0
     fi
-    if ! pgrep -x 'apt|apt-get|dpkg|unattended-upgr' >/dev/null 2>&1 && [ "$i" -gt 2 ]; then
+    cat "$err" >&2
+    if ! grep -Eq 'Could not get lock|Unable to lock|Unable to acquire' "$err"; then
+      rm -f "$err"
       return 1
     fi
-    echo "setup: apt is busy, waiting ($i)"
+    echo "setup: apt is busy (another process holds its lock), waiting ($i)"
     sleep 10
   done
+  rm -f "$err"
   return 1
 }
 

@@ -4,7 +4,9 @@
 #   scripts/test.sh            # from anywhere inside the repository
 #
 # Steps: setup (scripts/setup.sh), rustfmt, clippy, the workspace tests (release: the corpus
-# tests are heavy), the core's no_std builds for Cortex-M, the core's docs, the core's tests on
+# tests are heavy), the README's main command (which must compile nothing the tests did not:
+# every host step shares the release profile and the workspace's features), the core's no_std
+# builds for Cortex-M, the core's docs, the core's tests on
 # a big-endian (s390x, under QEMU) and a 32-bit (i686) Linux, and the firmware under QEMU (once
 # firmware-example/ exists). Every step runs even if an earlier one failed, so one run reports
 # every problem; the script ends with a summary and exits non-zero if any step failed.
@@ -93,7 +95,9 @@ firmware_qemu() {
 firmware_identical_replies() {
   (
     export KIFUDEX_REQUIRE_QEMU=1
-    cargo_test_checked --release -p kifudex --test hints \
+    # --workspace: the features of the workspace test step (see below), so that nothing is
+    # compiled again for this one test.
+    cargo_test_checked --release --workspace --test hints \
       firmware_replies_are_byte_identical_under_qemu -- --nocapture
   )
 }
@@ -114,6 +118,25 @@ run "clippy (core, thumbv7em, serde+defmt)" \
 # games, and web_browser.rs, the page in Debian's headless chromium through chromedriver,
 # both installed by scripts/setup.sh; the browser test fails, never skips, without them.)
 run "tests (workspace, release)" cargo test --workspace --release
+
+# The README's main command, on what the tests built: one release profile and one feature set
+# (host-tools/Cargo.toml unifies the features that dev-dependencies switch on), so it must
+# compile nothing, and answer with bGo's published counts.
+readme_main_command() {
+  local log="$LOG_DIR/readme-main.log"
+  if ! printf 'play pd dp pp\nquit\n' | cargo run --release -p kifudex -- shell >"$log" 2>&1; then
+    cat "$log"
+    return 1
+  fi
+  cat "$log"
+  if grep -q '^ *Compiling ' "$log"; then
+    echo "error: the README's main command compiled again what the tests built" \
+      "(a dependency's features differ: compare cargo tree -e features; host-tools/Cargo.toml)" >&2
+    return 1
+  fi
+  grep -q '^Total count: 7$' "$log"
+}
+run "README's main command: nothing compiled again" readme_main_command
 
 # The core must build without std or alloc for Cortex-M4F and Cortex-M0 (no atomics),
 # with and without its optional derives (defmt builds as a library without a global logger).
