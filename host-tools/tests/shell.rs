@@ -634,12 +634,13 @@ fn import_adds_corpus_games_to_the_in_memory_index() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let info =
         String::from_utf8(kifudex(&["info", "--index", both.to_str().unwrap()]).stdout).unwrap();
+    // `games kept:          N` (thousands separated).
     let games: u64 = info
-        .split_whitespace()
-        .skip_while(|w| *w != "games")
+        .split("games kept:")
         .nth(1)
+        .and_then(|r| r.split_whitespace().next())
         .unwrap()
-        .trim_end_matches(',')
+        .replace(',', "")
         .parse()
         .unwrap();
     assert!(games > 286, "{info}");
