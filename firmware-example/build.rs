@@ -27,6 +27,8 @@ fn main() {
     println!("cargo:rerun-if-changed={memory}");
     println!("cargo:rustc-link-search={}", out.display());
     println!("cargo:rustc-link-arg-bins=-Tlink.x");
+    // defmt's interned strings (its crate provides `defmt.x`).
+    println!("cargo:rustc-link-arg-bins=-Tdefmt.x");
 
     println!("cargo:rerun-if-env-changed=KIFUDEX_BOOK");
     let book = match env::var_os("KIFUDEX_BOOK") {

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine lacks for kifudex's full test suite, idempotently:
 # rustup targets (Cortex-M, big-endian s390x, 32-bit i686), QEMU (system + user), cross linkers,
-# Debian's chromium and chromedriver (the web board's browser tests). A held apt lock is waited
-# for, not failed on.
+# Debian's chromium and chromedriver (the web board's browser tests), defmt-print (the firmware's
+# log). A held apt lock is waited for, not failed on.
 set -euo pipefail
 
 need_targets=(thumbv7em-none-eabihf thumbv7m-none-eabi thumbv6m-none-eabi s390x-unknown-linux-gnu i686-unknown-linux-gnu)
@@ -61,5 +61,10 @@ if [ "$lack" = 1 ]; then
   echo "setup: apt-get install ${need_pkgs[*]}"
   apt_wait update -qq
   apt_wait install -y -qq --no-install-recommends "${need_pkgs[@]}" >/dev/null
+fi
+# defmt-print decodes the firmware's defmt log in the firmware test (1.2 reads defmt 1's frames).
+if ! command -v defmt-print >/dev/null 2>&1; then
+  echo "setup: cargo install defmt-print"
+  cargo install defmt-print --version 1.2.0 --locked
 fi
 echo "setup: ok"

@@ -1,23 +1,33 @@
 //! kifudex's microcontroller example: the hint protocol (docs/HINTS.md) on UART0, answered from a
 //! book in flash by `kifudex_core::hints` — the same handler as `kifudex hints`, so the replies
-//! are the same bytes. LED frames, the book's summary and the measurements go to semihosting
-//! standard error, never to the UART. No heap.
+//! are the same bytes. LED frames, the book's summary and the measurements are defmt frames
+//! (semihosting standard output under QEMU, feature `qemu`; an RTT buffer on a board with a
+//! debug probe, feature `rtt`), decoded on the host with `defmt-print -e ELF`; the UART carries
+//! the replies and nothing else. No heap, no `core::fmt`.
 //!
 //! Runs on QEMU's mps2-an386 (Cortex-M4F): `KIFUDEX_BOOK=/abs/BOOK cargo run --release`.
 #![no_std]
 #![no_main]
 
+#[cfg(all(feature = "qemu", feature = "rtt"))]
+compile_error!("features `qemu` and `rtt` are two global defmt loggers: enable one");
+#[cfg(not(any(feature = "qemu", feature = "rtt")))]
+compile_error!("enable feature `qemu` (defmt over semihosting) or `rtt` (defmt over RTT)");
+
+#[cfg(feature = "rtt")]
+use defmt_rtt as _;
+#[cfg(feature = "qemu")]
+use defmt_semihosting as _;
+
 mod uart;
 
 use core::cell::Cell;
-use core::fmt::{self, Write as _};
 use core::panic::PanicInfo;
 use core::ptr::{addr_of, read_volatile};
 
 use cortex_m::peripheral::syst::SystClkSource;
 use cortex_m::peripheral::SYST;
 use cortex_m_rt::{entry, exception, ExceptionFrame};
-use cortex_m_semihosting::{debug, hio};
 use kifudex_core::book::Book;
 use kifudex_core::hints::{End, LedFrame, Leds, StandardHints};
 
@@ -40,39 +50,16 @@ const BAUDDIV: u32 = 16;
 /// one emulated nanosecond, so a tick is 40 instructions.
 const INSTRUCTIONS_PER_TICK: u64 = 40;
 
-/// Text lines to semihosting standard error, each sent in one write.
-struct Stderr(Option<hio::HostStream>);
-
-/// A line being formatted; a longer text is cut, keeping room for its `\n`.
-struct LineBuf {
-    buf: [u8; 256],
-    len: usize,
-}
-
-impl fmt::Write for LineBuf {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        let room = self.buf.len() - 1 - self.len;
-        let n = s.len().min(room);
-        self.buf[self.len..self.len + n].copy_from_slice(&s.as_bytes()[..n]);
-        self.len += n;
-        Ok(())
-    }
-}
-
-impl Stderr {
-    fn open() -> Self {
-        Stderr(hio::hstderr().ok())
-    }
-
-    fn line(&mut self, args: fmt::Arguments<'_>) {
-        if let Some(s) = self.0.as_mut() {
-            let mut b = LineBuf {
-                buf: [0; 256],
-                len: 0,
-            };
-            let _ = b.write_fmt(args);
-            b.buf[b.len] = b'\n';
-            let _ = s.write_all(&b.buf[..b.len + 1]);
+/// Ends the run: QEMU exits with status 0 (`ok`) or 1 (semihosting `exit`); a real board
+/// waits.
+fn exit(ok: bool) -> ! {
+    #[cfg(feature = "qemu")]
+    semihosting::process::exit(if ok { 0 } else { 1 });
+    #[cfg(not(feature = "qemu"))]
+    {
+        let _ = ok;
+        loop {
+            cortex_m::asm::wfi();
         }
     }
 }
@@ -109,30 +96,62 @@ impl embedded_io::Read for TimedRx<'_> {
     }
 }
 
-/// The board's LEDs, shown as text on standard error; measures each request from its `\n`
-/// to its LED frame (the reply is formatted by then; sending it on the UART is not counted).
-struct SemihostingLeds<'a> {
-    stderr: &'a mut Stderr,
+/// The board's LEDs, logged as defmt frames (`leds pd:255 qd:90`); measures each request from
+/// its `\n` to its LED frame (the reply is formatted by then; sending it on the UART and the
+/// log are not counted).
+struct LoggedLeds<'a> {
     line_end: &'a Cell<u32>,
-    requests: u32,
+    /// Every request.
+    all: Tally,
+    /// The requests answered with the predictor's guesses.
+    guesses: Tally,
+}
+
+/// SysTick ticks of some requests.
+struct Tally {
+    n: u32,
     ticks: u64,
     min: u32,
     max: u32,
-    /// The request (numbered from 1) that took `max`.
+    /// The request (numbered from 1 among all) that took `max`.
     max_at: u32,
 }
 
-impl Leds for SemihostingLeds<'_> {
-    fn show(&mut self, frame: &LedFrame) {
-        let t = self.line_end.get().wrapping_sub(now()) & 0x00ff_ffff;
-        self.requests += 1;
+impl Tally {
+    const fn new() -> Self {
+        Tally {
+            n: 0,
+            ticks: 0,
+            min: u32::MAX,
+            max: 0,
+            max_at: 0,
+        }
+    }
+
+    fn add(&mut self, t: u32, request: u32) {
+        self.n += 1;
         self.ticks += t as u64;
         self.min = self.min.min(t);
         if t > self.max {
             self.max = t;
-            self.max_at = self.requests;
+            self.max_at = request;
         }
-        self.stderr.line(format_args!("{frame}"));
+    }
+}
+
+impl Leds for LoggedLeds<'_> {
+    fn show(&mut self, frame: &LedFrame) {
+        let t = self.line_end.get().wrapping_sub(now()) & 0x00ff_ffff;
+        self.all.add(t, self.all.n + 1);
+        if frame.is_guess() {
+            self.guesses.add(t, self.all.n);
+        }
+        defmt::println!("{}", frame);
+        defmt::println!(
+            "request {=u32}: {=u64} instructions",
+            self.all.n,
+            t as u64 * INSTRUCTIONS_PER_TICK
+        );
     }
 }
 
@@ -157,7 +176,6 @@ fn stack_used() -> (usize, usize) {
 
 #[entry]
 fn main() -> ! {
-    let mut stderr = Stderr::open();
     // SAFETY: UART0 is the mps2 boards' CMSDK UART and only this driver uses it.
     let (rx, mut tx) = unsafe { uart::init(uart::UART0, BAUDDIV) };
     if let Some(mut cp) = cortex_m::Peripherals::take() {
@@ -171,15 +189,17 @@ fn main() -> ! {
     match hints.book() {
         Ok(b) => {
             let h = b.header();
-            stderr.line(format_args!(
-                "kifudex firmware: book of {} bytes, {} positions, {} next moves (at most {} per position)",
+            defmt::println!(
+                "book: {=usize} bytes, games {=u64}, positions {=u64}, next moves {=u64} (at most {=u32} per position), predictor patterns {=u64}",
                 BOOK.bytes.len(),
+                h.games,
                 h.positions,
                 h.next_moves,
-                h.max_run
-            ));
+                h.max_run,
+                b.predictor().map_or(0, |p| p.header().patterns)
+            );
         }
-        Err(problem) => stderr.line(format_args!("kifudex firmware: {problem}")),
+        Err(problem) => defmt::println!("book: {}", problem),
     }
 
     let line_end = Cell::new(0);
@@ -187,56 +207,51 @@ fn main() -> ! {
         rx,
         line_end: &line_end,
     };
-    let mut leds = SemihostingLeds {
-        stderr: &mut stderr,
+    let mut leds = LoggedLeds {
         line_end: &line_end,
-        requests: 0,
-        ticks: 0,
-        min: u32::MAX,
-        max: 0,
-        max_at: 0,
+        all: Tally::new(),
+        guesses: Tally::new(),
     };
     let end = hints.serve(&mut rx, &mut tx, &mut leds);
-    let (n, ticks, min, max, max_at) = (leds.requests, leds.ticks, leds.min, leds.max, leds.max_at);
-    if n > 0 {
-        let per = INSTRUCTIONS_PER_TICK;
-        stderr.line(format_args!(
-            "kifudex firmware: {n} requests, instructions per request (SysTick x {per}, under -icount shift=0): mean {}, min {}, max {} (request {max_at})",
-            ticks * per / n as u64,
-            min as u64 * per,
-            max as u64 * per
-        ));
+    for (what, t) in [("requests", &leds.all), ("guesses", &leds.guesses)] {
+        if t.n > 0 {
+            let per = INSTRUCTIONS_PER_TICK;
+            defmt::println!(
+                "{=str}: {=u32}, instructions mean {=u64}, min {=u64}, max {=u64} (request {=u32}; SysTick x {=u64} under -icount shift=0)",
+                what,
+                t.n,
+                t.ticks * per / t.n as u64,
+                t.min as u64 * per,
+                t.max as u64 * per,
+                t.max_at,
+                per
+            );
+        }
     }
     let (used, total) = stack_used();
-    stderr.line(format_args!(
-        "kifudex firmware: stack used {used} of {total} bytes"
-    ));
-    match end {
-        Ok(End::Quit) | Ok(End::Eof) => debug::exit(debug::EXIT_SUCCESS),
-        Err(_) => debug::exit(debug::EXIT_FAILURE),
-    }
-    loop {
-        cortex_m::asm::wfi();
-    }
+    defmt::println!("stack used {=usize} of {=usize} bytes", used, total);
+    exit(matches!(end, Ok(End::Quit) | Ok(End::Eof)))
 }
 
-/// A panic (none is expected: the core does not panic) ends QEMU with status 1, its message
-/// on standard error.
+/// A panic (none is expected: the core does not panic) ends QEMU with status 1, logging where
+/// it happened (the message is left out: formatting it would link `core::fmt`).
 #[panic_handler]
 fn panic(info: &PanicInfo) -> ! {
     cortex_m::interrupt::disable();
-    Stderr::open().line(format_args!("kifudex firmware: {info}"));
-    debug::exit(debug::EXIT_FAILURE);
-    loop {
-        cortex_m::asm::wfi();
+    match info.location() {
+        Some(l) => defmt::println!("panic at {=str}:{=u32}", l.file(), l.line()),
+        None => defmt::println!("panic"),
     }
+    exit(false)
 }
 
 #[exception]
 unsafe fn HardFault(frame: &ExceptionFrame) -> ! {
-    Stderr::open().line(format_args!("kifudex firmware: hard fault: {frame:?}"));
-    debug::exit(debug::EXIT_FAILURE);
-    loop {
-        cortex_m::asm::wfi();
-    }
+    defmt::println!(
+        "hard fault: pc {=u32:#x}, lr {=u32:#x}, xpsr {=u32:#x}",
+        frame.pc(),
+        frame.lr(),
+        frame.xpsr()
+    );
+    exit(false)
 }

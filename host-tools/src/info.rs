@@ -70,6 +70,17 @@ pub fn describe(bytes: &[u8], verify: bool) -> Result<String> {
         section(&mut s, "bucket moves", &h.bucket_moves);
         section(&mut s, "keys", &h.keys);
         section(&mut s, "next", &h.next);
+        if let Some(p) = book.predictor() {
+            let p = p.header();
+            let _ = writeln!(
+                s,
+                "  predictor: {} patterns learnt from {} games",
+                p.patterns, p.games
+            );
+            section(&mut s, "pattern buckets", &p.buckets);
+            section(&mut s, "patterns", &p.records);
+            section(&mut s, "group values", &p.groups);
+        }
         return Ok(s);
     }
     let index = if verify {

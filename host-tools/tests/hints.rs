@@ -1059,11 +1059,12 @@ fn firmware_replies_are_byte_identical_under_qemu() {
         text(&built.stderr)
     );
     let t_build = t0.elapsed();
-    let fw_out = run_with_timeout(
-        firmware(&["run", "--release", "-q"]),
-        &c.requests,
-        Duration::from_secs(600),
-    );
+    // The defmt log (semihosting standard output) goes to a file of its own
+    // (tools/qemu-run.sh); the UART, QEMU's standard output here, carries only the replies.
+    let log = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hints-cross/firmware.defmt");
+    let mut run = firmware(&["run", "--release", "-q"]);
+    run.env("KIFUDEX_DEFMT", &log);
+    let fw_out = run_with_timeout(run, &c.requests, Duration::from_secs(600));
     let t_run = t0.elapsed() - t_build;
     assert!(
         fw_out.status.success(),
@@ -1071,7 +1072,7 @@ fn firmware_replies_are_byte_identical_under_qemu() {
         fw_out.status,
         text(&fw_out.stderr)
     );
-    let host = hints(&c.book, &c.requests, &[]);
+    let host = hints(&c.book, &c.requests, &["--leds"]);
     assert!(host.status.success());
     let replies = host.stdout.iter().filter(|&&b| b == b'\n').count();
     assert_eq!(replies, c.expect.len());
@@ -1092,17 +1093,155 @@ fn firmware_replies_are_byte_identical_under_qemu() {
             h.len()
         );
     }
-    // The firmware's own account on standard error: its LED frames and the counts.
-    let err = text(&fw_out.stderr);
-    let frames = err.lines().filter(|l| l.starts_with("leds")).count();
-    assert_eq!(frames, replies, "one LED frame per reply");
-    for l in err.lines().filter(|l| l.starts_with("kifudex firmware:")) {
-        eprintln!("{l}");
-    }
     eprintln!(
         "firmware: {replies} replies byte-identical to kifudex hints ({} bytes); built in \
          {t_build:.1?}, ran in {t_run:.1?}",
         host.stdout.len()
+    );
+    let elf = fw.join("target/thumbv7em-none-eabihf/release/kifudex-firmware-example");
+    match decode_defmt(&elf, &log) {
+        Some(frames) => check_firmware_log(c, &frames, &host, &text(&c.requests)),
+        None => eprintln!("the firmware's log not decoded: defmt-print is not installed"),
+    }
+}
+
+/// The firmware's defmt log decoded by `defmt-print` (one line per frame, the message only);
+/// `None` without `defmt-print`, unless `KIFUDEX_REQUIRE_QEMU=1` (then it fails).
+fn decode_defmt(elf: &Path, log: &Path) -> Option<Vec<String>> {
+    let have = Command::new("defmt-print")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have {
+        assert!(
+            std::env::var_os("KIFUDEX_REQUIRE_QEMU").is_none_or(|v| v != "1"),
+            "KIFUDEX_REQUIRE_QEMU=1 but defmt-print is not installed (scripts/setup.sh)"
+        );
+        return None;
+    }
+    let out = Command::new("defmt-print")
+        .arg("-e")
+        .arg(elf)
+        .args(["--log-format", "{s}", "--show-skipped-frames"])
+        .stdin(std::fs::File::open(log).unwrap())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "defmt-print: {}", text(&out.stderr));
+    Some(text(&out.stdout).lines().map(str::to_string).collect())
+}
+
+/// The firmware's decoded log against `kifudex hints --leds` and `kifudex info` on the same
+/// book: its book summary, one LED frame per reply equal to the desktop's, the instruction
+/// count of every request (summed up by kind and printed) and the totals it logged.
+fn check_firmware_log(c: &Cross, frames: &[String], host: &Output, requests: &str) {
+    let info = kifudex(&["info", "--index", c.book.to_str().unwrap()]);
+    assert!(info.status.success(), "{}", text(&info.stderr));
+    let info = text(&info.stdout);
+    // `  games G, positions P, next moves M (at most K per position)` and
+    // `  predictor: Q patterns learnt from ...`.
+    let numbers = |line: &str| -> Vec<u64> {
+        line.split(|ch: char| !ch.is_ascii_digit())
+            .filter(|w| !w.is_empty())
+            .map(|w| w.parse().unwrap())
+            .collect()
+    };
+    let line_of = |start: &str| {
+        info.lines()
+            .find(|l| l.trim_start().starts_with(start))
+            .unwrap_or_else(|| panic!("kifudex info without {start:?}: {info}"))
+    };
+    let mut want = vec![std::fs::metadata(&c.book).unwrap().len()];
+    want.extend(numbers(line_of("games ")));
+    want.push(numbers(line_of("predictor:"))[0]);
+    let book = frames
+        .iter()
+        .find(|l| l.starts_with("book: "))
+        .unwrap_or_else(|| panic!("no book summary in the firmware's log: {frames:?}"));
+    assert_eq!(numbers(book), want, "{book} against kifudex info:\n{info}");
+
+    // One LED frame per reply, each the desktop's frame for the same request.
+    let leds: Vec<&str> = frames
+        .iter()
+        .filter(|l| l.starts_with("leds"))
+        .map(String::as_str)
+        .collect();
+    let host_leds: Vec<&str> = std::str::from_utf8(&host.stderr)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("leds"))
+        .collect();
+    let replies: Vec<&str> = std::str::from_utf8(&host.stdout).unwrap().lines().collect();
+    assert_eq!(leds.len(), replies.len(), "one LED frame per reply");
+    assert_eq!(
+        leds, host_leds,
+        "the LED frames of the firmware and kifudex hints"
+    );
+    // The frames that light LEDs are those of the replies with a move on the board.
+    let lit = leds.iter().filter(|l| l.contains(':')).count();
+    let moving = replies
+        .iter()
+        .filter(|r| {
+            let moves = match r.split(' ').next() {
+                Some("hints") => 3,
+                Some("guess") => 2,
+                _ => return false,
+            };
+            r.split(' ').skip(moves).any(|m| !m.starts_with("pass:"))
+        })
+        .count();
+    assert_eq!(lit, moving, "lit LED frames against replies with moves");
+
+    // Instructions per request, by request and reply kind.
+    let counts: Vec<u64> = frames
+        .iter()
+        .filter_map(|l| l.strip_prefix("request "))
+        .map(|l| numbers(l)[1])
+        .collect();
+    assert_eq!(counts.len(), replies.len());
+    let mut kinds: std::collections::BTreeMap<String, Vec<u64>> = Default::default();
+    for ((request, reply), n) in requests.lines().zip(&replies).zip(&counts) {
+        let first = request.split(' ').next().unwrap_or("");
+        let what = if ["moves", "board"].contains(&first) {
+            first
+        } else {
+            "other"
+        };
+        let answer = reply.split(' ').next().unwrap_or("");
+        kinds
+            .entry(format!("{what} -> {answer}"))
+            .or_default()
+            .push(*n);
+    }
+    for (kind, v) in &kinds {
+        eprintln!(
+            "firmware: {kind}: {} requests, instructions mean {}, max {}",
+            v.len(),
+            v.iter().sum::<u64>() / v.len() as u64,
+            v.iter().max().unwrap()
+        );
+    }
+    // The totals the firmware logged agree with its own per-request counts.
+    let all = frames
+        .iter()
+        .find(|l| l.starts_with("requests: "))
+        .expect("the firmware's totals");
+    let t = numbers(all);
+    assert_eq!(t[0], counts.len() as u64, "{all}");
+    assert_eq!(
+        t[1],
+        counts.iter().sum::<u64>() / counts.len() as u64,
+        "{all}"
+    );
+    assert_eq!(t[3], *counts.iter().max().unwrap(), "{all}");
+    for l in frames.iter().filter(|l| {
+        l.starts_with("requests: ") || l.starts_with("guesses: ") || l.starts_with("stack ")
+    }) {
+        eprintln!("firmware: {l}");
+    }
+    eprintln!(
+        "firmware: {} defmt frames decoded, {} LED frames equal to kifudex hints --leds",
+        frames.len(),
+        leds.len()
     );
 }
 

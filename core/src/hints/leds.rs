@@ -3,6 +3,8 @@
 
 use core::fmt;
 
+#[cfg(feature = "defmt")]
+use crate::notation::sgf_letter;
 use crate::notation::Sgf;
 use crate::point::{Color, Move, Point};
 use crate::predict::Guess;
@@ -98,6 +100,25 @@ impl fmt::Display for LedFrame {
             write!(f, " {}:{}", Sgf(Move::Play(p.point)), p.brightness)?;
         }
         Ok(())
+    }
+}
+
+/// The same text as `Display` (`leds guess pd:255 qd:90`), as a defmt frame: the words are
+/// interned, each lit point is sent as its two SGF letters and its brightness.
+#[cfg(feature = "defmt")]
+impl defmt::Format for LedFrame {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "{=str}", if self.guess { "leds guess" } else { "leds" });
+        for p in &self.points {
+            let letter = |v| sgf_letter(v).unwrap_or('?');
+            defmt::write!(
+                f,
+                " {=char}{=char}:{=u8}",
+                letter(p.point.x),
+                letter(p.point.y),
+                p.brightness
+            );
+        }
     }
 }
 

@@ -25,8 +25,8 @@ use crate::board::{Board, Tracking};
 use crate::point::{Color, Move, Point, Size, Stone, MAX_POINTS, MAX_SIDE};
 
 use super::shape::{
-    distance, Cell, INNER, MAX_REACH, OFFSETS, OFFSET_COUNT, PERM, SIZES, SIZE_END, SIZE_SALT,
-    ZOBRIST,
+    distance, Cell, INNER, MAX_REACH, OFFSETS, OFFSET_COUNT, PERM_BY_OFFSET, SIZES, SIZE_END,
+    SIZE_SALT, ZOBRIST,
 };
 
 const PAD: usize = MAX_REACH as usize;
@@ -45,6 +45,32 @@ const fn deltas() -> [i16; OFFSET_COUNT] {
         i += 1;
     }
     d
+}
+
+/// Adds a cell (`Empty` adds nothing) whose offset has the images `perm` to the 8
+/// transforms' hashes `h`.
+#[inline(always)]
+fn add(h: &mut [u64; 8], perm: &[u8; 8], cell: Cell) {
+    if cell != Cell::Empty {
+        let c = cell as usize;
+        for (ht, &j) in h.iter_mut().zip(perm) {
+            if let Some(z) = ZOBRIST.get(j as usize).and_then(|r| r.get(c)) {
+                *ht ^= z;
+            }
+        }
+    }
+}
+
+/// The smallest of 8 hashes.
+#[inline]
+fn min8(h: &[u64; 8]) -> u64 {
+    let mut m = h[0];
+    for &v in &h[1..] {
+        if v < m {
+            m = v;
+        }
+    }
+    m
 }
 
 /// The canonical key of a size-`size` pattern whose smallest transform hash is `min`: the
@@ -302,33 +328,32 @@ impl Analysis {
     /// to move sees them; `p` itself is not part of the pattern.
     pub fn pattern_keys(&self, p: Point, mut f: impl FnMut(usize, u64) -> bool) {
         let centre = grid_index(p) as isize;
+        let cell_at = |d: i16| {
+            let raw = self
+                .grid
+                .get((centre + d as isize) as usize)
+                .copied()
+                .unwrap_or(Cell::Off as u8);
+            Cell::from_u8(raw)
+        };
+        // The 8 transforms' hashes; a cell at offset `i` adds `ZOBRIST[PERM[t][i]][state]`
+        // to the hash of transform `t` (`PERM_BY_OFFSET[i]`: the 8 images side by side).
         let mut h = [0u64; 8];
-        let mut start = 0;
-        for (s, &end) in SIZE_END.iter().enumerate().take(SIZES) {
-            for (i, &d) in DELTA.iter().enumerate().take(end).skip(start) {
-                let raw = self
-                    .grid
-                    .get((centre + d as isize) as usize)
-                    .copied()
-                    .unwrap_or(Cell::Off as u8);
-                let cell = if i < INNER {
-                    Cell::from_u8(raw)
-                } else {
-                    Cell::from_u8(raw).outer()
-                };
-                if cell == Cell::Empty {
-                    continue;
-                }
-                for (t, ht) in h.iter_mut().enumerate() {
-                    let j = PERM[t].get(i).copied().unwrap_or(0) as usize;
-                    if let Some(z) = ZOBRIST.get(j).and_then(|row| row.get(cell as usize)) {
-                        *ht ^= z;
-                    }
-                }
+        for (d, perm) in DELTA.iter().zip(&PERM_BY_OFFSET).take(INNER) {
+            add(&mut h, perm, cell_at(*d));
+        }
+        if !f(0, canonical_key(min8(&h), 0)) {
+            return;
+        }
+        let mut start = INNER;
+        for (s, &end) in SIZE_END.iter().enumerate().take(SIZES).skip(1) {
+            let deltas = DELTA.get(start..end).unwrap_or(&[]);
+            let perms = PERM_BY_OFFSET.get(start..end).unwrap_or(&[]);
+            for (d, perm) in deltas.iter().zip(perms) {
+                add(&mut h, perm, cell_at(*d).outer());
             }
             start = end;
-            let min = h.iter().copied().min().unwrap_or(0);
-            if !f(s, canonical_key(min, s)) {
+            if !f(s, canonical_key(min8(&h), s)) {
                 return;
             }
         }

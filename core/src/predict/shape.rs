@@ -172,6 +172,24 @@ const fn perms() -> [[u8; OFFSET_COUNT]; 8] {
     out
 }
 
+/// `PERM_BY_OFFSET[i][t]` = `PERM[t][i]`: the 8 images of offset `i` side by side, as
+/// hashing a cell under the 8 transforms reads them.
+pub const PERM_BY_OFFSET: [[u8; 8]; OFFSET_COUNT] = perms_by_offset();
+
+const fn perms_by_offset() -> [[u8; 8]; OFFSET_COUNT] {
+    let mut out = [[0u8; 8]; OFFSET_COUNT];
+    let mut i = 0;
+    while i < OFFSET_COUNT {
+        let mut t = 0;
+        while t < 8 {
+            out[i][t] = PERM[t][i];
+            t += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
 /// Number of cell states (see [`Cell`]).
 pub const CELL_STATES: usize = 8;
 
@@ -325,6 +343,15 @@ mod tests {
                 seen[j] = true;
             }
             assert!(seen.iter().all(|&s| s), "t {t:?} is a permutation");
+        }
+    }
+
+    #[test]
+    fn perm_by_offset_is_perm_transposed() {
+        for (i, by_t) in PERM_BY_OFFSET.iter().enumerate() {
+            for (t, &j) in by_t.iter().enumerate() {
+                assert_eq!(j, PERM[t][i]);
+            }
         }
     }
 
