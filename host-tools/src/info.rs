@@ -74,8 +74,9 @@ pub fn describe(bytes: &[u8], verify: bool) -> Result<String> {
             let p = p.header();
             let _ = writeln!(
                 s,
-                "  predictor: {} patterns learnt from {} games",
-                p.patterns, p.games
+                "  predictor:           {} patterns learnt from {} games",
+                thousands(p.patterns),
+                thousands(p.games as u64)
             );
             section(&mut s, "pattern buckets", &p.buckets);
             section(&mut s, "patterns", &p.records);

@@ -1137,10 +1137,11 @@ fn check_firmware_log(c: &Cross, frames: &[String], host: &Output, requests: &st
     let info = kifudex(&["info", "--index", c.book.to_str().unwrap()]);
     assert!(info.status.success(), "{}", text(&info.stderr));
     let info = text(&info.stdout);
-    // `  games G, positions P, next moves M (at most K per position)` and
-    // `  predictor: Q patterns learnt from ...`.
+    // `  games kept: G`, `  positions: P`, `  next moves: M (at most K per position)`,
+    // `  predictor: Q patterns learnt from ...` (thousands separated).
     let numbers = |line: &str| -> Vec<u64> {
-        line.split(|ch: char| !ch.is_ascii_digit())
+        line.replace(',', "")
+            .split(|ch: char| !ch.is_ascii_digit())
             .filter(|w| !w.is_empty())
             .map(|w| w.parse().unwrap())
             .collect()
@@ -1151,7 +1152,9 @@ fn check_firmware_log(c: &Cross, frames: &[String], host: &Output, requests: &st
             .unwrap_or_else(|| panic!("kifudex info without {start:?}: {info}"))
     };
     let mut want = vec![std::fs::metadata(&c.book).unwrap().len()];
-    want.extend(numbers(line_of("games ")));
+    for label in ["games kept:", "positions:", "next moves:"] {
+        want.extend(numbers(line_of(label)));
+    }
     want.push(numbers(line_of("predictor:"))[0]);
     let book = frames
         .iter()
