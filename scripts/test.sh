@@ -86,6 +86,11 @@ firmware_qemu() {
     run "firmware build ($target)" \
       bash -c "cd firmware-example && cargo build --release --target $target"
   done
+  # The log over RTT (feature `rtt`, a real board with a debug probe) instead of semihosting:
+  # it must build too (its own target folder, so the QEMU build below is not redone).
+  run "firmware clippy and build (rtt)" bash -c "cd firmware-example && \
+    cargo clippy --release --no-default-features --features rtt --target-dir target/rtt -- -D warnings && \
+    cargo build --release --no-default-features --features rtt --target-dir target/rtt"
   # The firmware around a book of real games, under QEMU, must reply byte for byte as
   # `kifudex hints` does (host-tools/tests/hints.rs builds the book and the requests and runs
   # `KIFUDEX_BOOK=... cargo run --release` in firmware-example/). Required here, not skipped.
