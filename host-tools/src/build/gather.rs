@@ -14,7 +14,7 @@ use super::duplicates;
 use super::problems::{self, Problem};
 use super::replay::{self, ReplayedGame};
 use super::sort::{Renumbering, SortPlan};
-use super::spill::Spill;
+use super::spill::{Spill, Spilled};
 use super::{BuildOptions, BuildReport, Input, Occ, Occurrences, Prepared, Worker};
 use crate::input::{self, Skipped};
 use crate::sgf::GameRecord;
@@ -37,8 +37,12 @@ struct Gathered {
     occs: Vec<Vec<Occ>>,
     moves: u64,
     notes: Vec<InputNotes>,
-    /// The provisional move numbers of its games left out as duplicates, as ranges.
-    dropped: Vec<(u32, u32)>,
+    /// Pieces of occurrences emptied by a spill, to be filled again (freed memory of
+    /// that size would stay with the allocator, not return to the system).
+    spare: Vec<Vec<Occ>>,
+    /// After duplicates are left out: the new number of each of its games in the order
+    /// read (`u32::MAX`: left out); empty if none was.
+    renumbered: Vec<u32>,
 }
 
 /// The memory a build may use while it reads ([`BuildOptions::memory`]): the games and the
@@ -86,18 +90,45 @@ impl Budget {
         }
     }
 
-    /// Spills `acc`'s occurrences and frees them.
+    /// Spills `acc`'s occurrences, each with its game (by number among `acc`'s games,
+    /// which are in the order of their occurrences) and move number; keeps the emptied
+    /// pieces for reuse.
     fn spill_all(&self, acc: &mut Gathered) {
-        let pieces = std::mem::take(&mut acc.occs);
-        let n: u64 = pieces.iter().map(|p| p.len() as u64).sum();
+        let n: u64 = acc.occs.iter().map(|p| p.len() as u64).sum();
         if n == 0 {
             return;
         }
-        if let Err(e) = self.spill.write(acc.id, pieces.iter().flatten()) {
+        let games = &acc.games;
+        let mut g = 0usize;
+        let spilled = acc.occs.iter().flatten().map(|o| {
+            // The game holding provisional move `o.ply`: the last starting at or before it
+            // (games without moves start where the next one does).
+            while games
+                .get(g + 1)
+                .is_some_and(|next| next.provisional_start <= o.ply)
+            {
+                g += 1;
+            }
+            if games.get(g).is_none_or(|x| x.provisional_start > o.ply) {
+                g = games
+                    .partition_point(|x| x.provisional_start <= o.ply)
+                    .saturating_sub(1);
+            }
+            Spilled {
+                occ: *o,
+                worker: acc.id,
+                game: g as u32,
+                mv: (o.ply - games.get(g).map_or(0, |x| x.provisional_start)) as u16,
+            }
+        });
+        if let Err(e) = self.spill.write(spilled) {
             let mut failed = self.failed.lock().unwrap_or_else(|e| e.into_inner());
             failed.get_or_insert(e);
         }
-        drop(pieces);
+        for mut p in std::mem::take(&mut acc.occs) {
+            p.clear();
+            acc.spare.push(p);
+        }
         self.used
             .fetch_sub(n * std::mem::size_of::<Occ>() as u64, Ordering::Relaxed);
     }
@@ -118,22 +149,29 @@ fn push_game<'a>(
     let base = u32::try_from(acc.moves).unwrap_or(u32::MAX);
     // A game has at most one occurrence per event.
     let need = g.events.len();
-    let piece = match acc.occs.last_mut() {
-        Some(p) if p.capacity() - p.len() >= need => p,
-        _ => {
-            acc.occs.push(Vec::with_capacity(need.max(OCC_PIECE)));
-            acc.occs.last_mut().expect("just pushed")
-        }
-    };
+    if acc
+        .occs
+        .last()
+        .is_none_or(|p| p.capacity() - p.len() < need)
+    {
+        let spare = acc.spare.iter().position(|p| p.capacity() >= need);
+        let piece = match spare {
+            Some(i) => acc.spare.swap_remove(i),
+            None => Vec::with_capacity(need.max(OCC_PIECE)),
+        };
+        acc.occs.push(piece);
+    }
+    let piece = acc.occs.last_mut().expect("a piece with room");
     let before = piece.len();
     let mut game = replay::replay(g, max_moves, piece, base);
     let added = piece.len() - before;
     game.read_rank = read_rank;
     acc.moves += game.moves.len() as u64;
-    if let Some(b) = budget {
-        b.hold(acc, game.heap_bytes(), added);
-    }
+    let bytes = game.heap_bytes();
     acc.games.push(game);
+    if let Some(b) = budget {
+        b.hold(acc, bytes, added);
+    }
     acc.games.last_mut().expect("just pushed")
 }
 
@@ -237,25 +275,30 @@ pub(super) fn prepare(
         b.finish_and_clear();
     }
     report.phase("parse", t0);
+    let spilled = budget.as_ref().is_some_and(|b| b.spill.used());
+    if let Some(b) = budget.as_ref().filter(|_| spilled) {
+        // Once some occurrences are on disk, all go there: the slices read them back
+        // (numbering each by its game as read, before duplicates are left out).
+        gathered.par_iter_mut().for_each(|acc| {
+            b.spill_all(acc);
+            acc.spare = Vec::new();
+        });
+        if let Some(e) = b.failed.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            return Err(e);
+        }
+        report.phase("spill", t0);
+    }
     if !opts.keep_duplicates {
         drop_duplicates(&mut gathered, report);
     }
     // The workers' pieces of occurrences stay as they are, each with the offset that
     // makes its worker's provisional move numbers global (still in an order that depends
     // on the scheduling: fixed when the occurrences are sorted).
-    let spilled = budget.as_ref().is_some_and(|b| b.spill.used());
-    if let Some(b) = budget.as_ref().filter(|_| spilled) {
-        // Once some occurrences are on disk, all go there: the slices read them back.
-        gathered.par_iter_mut().for_each(|acc| b.spill_all(acc));
-        if let Some(e) = b.failed.lock().unwrap_or_else(|e| e.into_inner()).take() {
-            return Err(e);
-        }
-        report.phase("spill", t0);
-    }
     let mut sources: Vec<(Vec<Occ>, u32)> = Vec::with_capacity(gathered.len());
     let mut workers: Vec<Worker> = Vec::new();
     let mut rest = Vec::with_capacity(gathered.len());
     let mut offset: u64 = 0;
+    let mut games_before = 0u32;
     for acc in gathered {
         let off = u32::try_from(offset).context("more than 4 billion moves")?;
         offset += acc.moves;
@@ -265,9 +308,10 @@ pub(super) fn prepare(
             workers.resize_with(id + 1, Worker::default);
         }
         workers[id] = Worker {
-            offset: off,
-            dropped: acc.dropped,
+            first_game: games_before,
+            renumbered: acc.renumbered,
         };
+        games_before += acc.games.len() as u32;
         rest.push((acc.games, acc.notes, off));
     }
     u32::try_from(offset).context("more than 4 billion moves")?;
@@ -326,11 +370,25 @@ fn drop_duplicates(gathered: &mut [Gathered], report: &mut BuildReport) {
                     )
                 })
                 .collect();
-            let kept = |ply: u32| !super::Worker::in_ranges(&ranges, ply);
+            let kept = |ply: u32| {
+                let k = ranges.partition_point(|r| r.0 <= ply);
+                k == 0 || ply >= ranges[k - 1].1
+            };
             for piece in &mut acc.occs {
                 piece.retain(|o| kept(o.ply));
             }
-            acc.dropped = ranges;
+            let mut next = 0u32;
+            acc.renumbered = dropped
+                .iter()
+                .map(|&d| {
+                    if d {
+                        u32::MAX
+                    } else {
+                        next += 1;
+                        next - 1
+                    }
+                })
+                .collect();
             let mut d = dropped.iter();
             acc.games.retain(|_| !d.next().copied().unwrap_or(false));
         });

@@ -183,23 +183,10 @@ fn encode_rows(games: &[ReplayedGame], move_starts: &[u32], total_moves: u64) ->
 /// Sorted occurrences with their groups of equal keys: the whole build's, or one slice of
 /// them (a range of keys, [`super::spill`]).
 pub struct SliceView<'a> {
-    /// The games, in index order.
-    pub games: &'a [ReplayedGame],
-    /// The first global move number of each game.
-    pub move_starts: &'a [u32],
     /// The occurrences, sorted by (key, global move number).
     pub occs: &'a [Occ],
     /// Start of each group of equal keys in `occs`, then `occs.len()`.
     pub groups: &'a [u32],
-}
-
-impl SliceView<'_> {
-    /// The game holding global move `ply`.
-    fn game_of_ply(&self, ply: u32) -> usize {
-        self.move_starts
-            .partition_point(|&s| s <= ply)
-            .saturating_sub(1)
-    }
 }
 
 /// The widths of an occurrence for `total_moves` moves: (move number bits, record bits):
@@ -414,18 +401,11 @@ fn shared_positions(c: &SliceView, shared_min: u32) -> Vec<(usize, Vec<NextCount
         .map_init(Vec::new, |codes, &gi| {
             let (s, e) = (c.groups[gi] as usize, c.groups[gi + 1] as usize);
             codes.clear();
-            for o in &c.occs[s..e] {
-                let g = c.game_of_ply(o.ply);
-                let game = &c.games[g];
-                let code = game.moves[(o.ply - c.move_starts[g]) as usize];
-                let canon = canonical_code(code, o.orient, game.record.size);
-                let winner = match game.record.info.result.as_ref().and_then(|r| r.winner) {
-                    Some(Color::Black) => 1u8,
-                    Some(Color::White) => 2,
-                    None => 0,
-                };
-                codes.push((canon, winner));
-            }
+            codes.extend(
+                c.occs[s..e]
+                    .iter()
+                    .map(|o| (o.next & NEXT_MOVE_MASK, (o.next >> NEXT_MOVE_BITS) as u8)),
+            );
             codes.sort_unstable_by_key(|x| x.0);
             let mut agg: Vec<NextCount> = Vec::new();
             for &(code, winner) in codes.iter() {
@@ -496,6 +476,26 @@ fn encode_shared(rows: &SharedRows, occurrences: u64) -> SharedPart {
         count_bits: layout.count_bits,
         next,
     }
+}
+
+/// Bits of [`Occ::next`] that hold the move.
+const NEXT_MOVE_BITS: u32 = 10;
+const NEXT_MOVE_MASK: u16 = (1 << NEXT_MOVE_BITS) - 1;
+
+/// [`Occ::next`] for a move record `code` played from a position whose canonical
+/// orientation is `orient`, in a game won by `winner`.
+pub fn occurrence_next(
+    code: u16,
+    orient: u8,
+    size: kifudex_core::Size,
+    winner: Option<Color>,
+) -> u16 {
+    let w = match winner {
+        Some(Color::Black) => 1,
+        Some(Color::White) => 2,
+        None => 0,
+    };
+    canonical_code(code, orient, size) | w << NEXT_MOVE_BITS
 }
 
 /// A move record ([`encode_move`]) mapped into the canonical orientation.

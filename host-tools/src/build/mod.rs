@@ -164,6 +164,10 @@ pub struct Occ {
     /// A second hash of the position, independent of the key and of the orientation
     /// ([`verify::check_value`]): occurrences of one key must agree on it.
     pub check: u64,
+    /// The move played from the position, in canonical orientation (a move record,
+    /// bits 0-9), and the game's winner (bits 10-11: 0 none, 1 Black, 2 White): what the
+    /// shared positions' next moves count, without going back to the games.
+    pub next: u16,
 }
 
 /// Games in index order with their occurrences sorted by key.
@@ -239,20 +243,26 @@ pub fn collect_inputs(
     prepare(inputs, skipped, opts, report, t0, None)?.sort_and_check(report, t0)
 }
 
-/// A build worker's numbering of its occurrences' moves: the offset that makes them
-/// provisional global move numbers, and the (worker's) move numbers of its games left out
-/// as duplicates.
+/// A build worker's games among all: the number of its first game in the order the games
+/// are gathered (the [`Renumbering`]'s), and the new number of each of its games once the
+/// duplicates were left out (`u32::MAX`: left out; empty: none was).
 #[derive(Clone, Debug, Default)]
 struct Worker {
-    offset: u32,
-    dropped: Vec<(u32, u32)>,
+    first_game: u32,
+    renumbered: Vec<u32>,
 }
 
 impl Worker {
-    /// Whether `ply` lies in one of the sorted, disjoint `ranges`.
-    fn in_ranges(ranges: &[(u32, u32)], ply: u32) -> bool {
-        let k = ranges.partition_point(|r| r.0 <= ply);
-        k > 0 && ply < ranges[k - 1].1
+    /// The number among all games of the worker's game `game` (as read), unless it was
+    /// left out.
+    fn game(&self, game: u32) -> Option<usize> {
+        let g = match self.renumbered.get(game as usize) {
+            Some(&u32::MAX) => return None,
+            Some(&g) => g,
+            None if self.renumbered.is_empty() => game,
+            None => return None,
+        };
+        Some(self.first_game as usize + g as usize)
     }
 }
 
@@ -327,18 +337,16 @@ fn next_slice(
     renumbering: &Renumbering,
 ) -> Result<Option<(Vec<Occ>, Vec<u32>)>> {
     let slice = slices.next_slice(|s| {
-        let w = workers.get(s.worker as usize)?;
-        if Worker::in_ranges(&w.dropped, s.occ.ply) {
-            return None;
-        }
+        let g = workers.get(s.worker as usize)?.game(s.game)?;
         Some(Occ {
-            ply: s.occ.ply + w.offset,
+            ply: renumbering.final_start(g)? + s.mv as u32,
             ..s.occ
         })
     })?;
+    // Final move numbers already: sorted without renumbering.
     Ok(slice.map(|occs| {
         let sources = vec![(occs, 0)];
-        SortPlan::new(&sources).sort(sources, renumbering)
+        SortPlan::new(&sources).sort(sources, &Renumbering::identity())
     }))
 }
 
@@ -549,8 +557,6 @@ fn collect_and_encode<T: Send>(
             report.phase("sort", t0);
             let mut w = IndexWriter::new(body, games_part, games.len(), occurrences_total, opts)?;
             let view = SliceView {
-                games: &games,
-                move_starts: &move_starts,
                 occs: &sorted.0,
                 groups: &sorted.1,
             };
@@ -572,8 +578,6 @@ fn collect_and_encode<T: Send>(
             let mut w = IndexWriter::new(body, games_part, games.len(), occurrences_total, opts)?;
             while let Some((occs, groups)) = next_slice(&mut slices, &workers, &renumbering)? {
                 let view = SliceView {
-                    games: &games,
-                    move_starts: &move_starts,
                     occs: &occs,
                     groups: &groups,
                 };
@@ -619,8 +623,6 @@ fn encode(
             let body = StreamBody::in_memory();
             let mut w = IndexWriter::new(body, games, c.games.len(), occurrences, opts)?;
             w.add(&SliceView {
-                games: &c.games,
-                move_starts: &c.move_starts,
                 occs: &c.occs,
                 groups: &c.groups,
             })?;

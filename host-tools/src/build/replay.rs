@@ -100,6 +100,7 @@ pub fn replay(
     base: u32,
 ) -> ReplayedGame {
     let size = record.size;
+    let winner = record.info.result.as_ref().and_then(|r| r.winner);
     let mut board = Board::with_rules(size, Rules::RECORD);
     let mut moves: Vec<u16> = Vec::with_capacity(record.events.len());
     let mut setup = Vec::new();
@@ -128,17 +129,20 @@ pub fn replay(
                     truncated = Some((e.name(), n));
                     break;
                 }
+                let code = encode_move(color, mv) as u16;
                 if (moves.len() as u64) < max_moves as u64 {
+                    let orient = orient.index() as u8;
                     occs.push(Occ {
                         hi: (key.0 >> 64) as u64,
                         lo: key.0 as u64,
                         ply: base.saturating_add(moves.len() as u32),
-                        orient: orient.index() as u8,
+                        orient,
                         check,
+                        next: super::index_file::occurrence_next(code, orient, size, winner),
                     });
                     indexed += 1;
                 }
-                moves.push(encode_move(color, mv) as u16);
+                moves.push(code);
             }
         }
     }

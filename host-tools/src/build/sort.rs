@@ -10,6 +10,17 @@ use super::Occ;
 pub(super) struct Renumbering(pub(super) Vec<(u32, u32)>);
 
 impl Renumbering {
+    /// Move numbers kept as they are.
+    pub(super) fn identity() -> Renumbering {
+        Renumbering(vec![(0, 0)])
+    }
+
+    /// The final number of the first move of game `g` (in the order the games were
+    /// gathered).
+    pub(super) fn final_start(&self, g: usize) -> Option<u32> {
+        self.0.get(g).map(|x| x.1)
+    }
+
     /// The final number of provisional move `p`; `at` is the game to try first (the one
     /// found last: occurrences mostly come in provisional order), updated.
     pub(super) fn map(&self, at: &mut usize, p: u32) -> u32 {
@@ -131,6 +142,7 @@ impl SortPlan {
                         ply: 0,
                         orient: 0,
                         check: 0,
+                        next: 0,
                     },
                     n,
                 ));
@@ -323,6 +335,7 @@ mod tests {
                         ply: p - from,
                         orient,
                         check: lo,
+                        next: 0,
                     });
                     all.push(Occ {
                         hi,
@@ -330,6 +343,7 @@ mod tests {
                         ply: final_of(p),
                         orient,
                         check: lo,
+                        next: 0,
                     });
                 }
                 if s + 1 == sources_n as u32 {

@@ -16,8 +16,10 @@
 //! is left behind whatever ends the process (success, error, a signal, SIGKILL).
 //!
 //! A spilled occurrence is a [`RECORD`]-byte little-endian record: key high and low
-//! halves, check value (8 bytes each), the move number within its build worker (4 bytes),
-//! then the worker's number times 8 plus the orientation (4 bytes).
+//! halves, check value (8 bytes each), the game's number among its build worker's games
+//! (4 bytes), the worker's number times 8 plus the orientation (4 bytes), the next move
+//! and winner ([`Occ::next`], 2 bytes), the move's number in its game (2 bytes), 4 zero
+//! bytes.
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
@@ -34,18 +36,23 @@ const PART_BITS: u32 = 8;
 /// Partitions per level.
 pub(super) const PARTS: usize = 1 << PART_BITS;
 /// Bytes of a spilled occurrence.
-pub(super) const RECORD: usize = 32;
+pub(super) const RECORD: usize = 40;
 /// Bytes a worker buffers per partition before writing them.
 const BUFFER: usize = 32 << 10;
 
-/// An occurrence as spilled: the occurrence with the move number of its build worker and
-/// that worker's number.
+/// An occurrence as spilled: the occurrence (its move number left out), the build worker
+/// that replayed it, the game among that worker's (as the worker read them), and the move
+/// within the game; with them the final move number is one table lookup away.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(super) struct Spilled {
-    /// The occurrence; its `ply` counts the moves of its worker.
+    /// The occurrence; its `ply` is not stored (read back as 0).
     pub occ: Occ,
     /// The build worker that replayed it (below 2^29).
     pub worker: u32,
+    /// The game's number among the worker's games.
+    pub game: u32,
+    /// The move's number within its game.
+    pub mv: u16,
 }
 
 impl Spilled {
@@ -55,8 +62,10 @@ impl Spilled {
         r[0..8].copy_from_slice(&self.occ.hi.to_le_bytes());
         r[8..16].copy_from_slice(&self.occ.lo.to_le_bytes());
         r[16..24].copy_from_slice(&self.occ.check.to_le_bytes());
-        r[24..28].copy_from_slice(&self.occ.ply.to_le_bytes());
+        r[24..28].copy_from_slice(&self.game.to_le_bytes());
         r[28..32].copy_from_slice(&(self.worker << 3 | (self.occ.orient as u32 & 7)).to_le_bytes());
+        r[32..34].copy_from_slice(&self.occ.next.to_le_bytes());
+        r[34..36].copy_from_slice(&self.mv.to_le_bytes());
         r
     }
 
@@ -70,10 +79,13 @@ impl Spilled {
                 hi: u64_at(0),
                 lo: u64_at(8),
                 check: u64_at(16),
-                ply: u32_at(24),
+                ply: 0,
                 orient: (tail & 7) as u8,
+                next: u16::from_le_bytes([r[32], r[33]]),
             },
             worker: tail >> 3,
+            game: u32_at(24),
+            mv: u16::from_le_bytes([r[34], r[35]]),
         }
     }
 }
@@ -120,17 +132,16 @@ impl Spill {
         self.bytes() > 0
     }
 
-    /// Appends the occurrences of build worker `worker` (their move numbers counted in
-    /// that worker) to the partitions.
-    pub fn write<'a>(&self, worker: u32, occs: impl IntoIterator<Item = &'a Occ>) -> Result<()> {
+    /// Appends occurrences to the partitions.
+    pub fn write(&self, occs: impl IntoIterator<Item = Spilled>) -> Result<()> {
         let mut buffers: Vec<Vec<u8>> = vec![Vec::new(); PARTS];
-        for o in occs {
-            let p = part_of(o.hi, 0);
+        for s in occs {
+            let p = part_of(s.occ.hi, 0);
             let b = &mut buffers[p];
             if b.capacity() == 0 {
                 b.reserve_exact(BUFFER);
             }
-            b.extend_from_slice(&Spilled { occ: *o, worker }.encode());
+            b.extend_from_slice(&s.encode());
             if b.len() + RECORD > BUFFER {
                 self.append(p, b)?;
                 b.clear();
@@ -299,15 +310,28 @@ mod tests {
             ply: i as u32,
             orient: (i % 8) as u8,
             check: hi.rotate_left(7),
+            next: (i % 4096) as u16,
+        }
+    }
+
+    fn spilled(o: Occ, worker: u32) -> Spilled {
+        Spilled {
+            occ: Occ { ply: 0, ..o },
+            worker,
+            game: o.ply / 7,
+            mv: (o.ply % 7) as u16,
         }
     }
 
     #[test]
     fn records_read_back() {
         for (i, worker) in [(0u64, 0u32), (5, 1), (u64::MAX, (1 << 29) - 1)] {
-            let mut o = occ(i);
-            o.ply = u32::MAX - i as u32;
-            let s = Spilled { occ: o, worker };
+            let s = Spilled {
+                occ: Occ { ply: 0, ..occ(i) },
+                worker,
+                game: u32::MAX - i as u32,
+                mv: u16::MAX - i as u16,
+            };
             assert_eq!(Spilled::decode(&s.encode()), s);
         }
     }
@@ -325,12 +349,13 @@ mod tests {
             ply: 100_000 + i,
             orient: 0,
             check: 9,
+            next: 7,
         }));
         for slice_bytes in [1u64, 64 << 10, 256 << 10, 1 << 30] {
             let spill = Spill::new(dir.path());
             let (a, b) = all.split_at(7_000);
-            spill.write(3, a).unwrap();
-            spill.write(4, b).unwrap();
+            spill.write(a.iter().map(|&o| spilled(o, 3))).unwrap();
+            spill.write(b.iter().map(|&o| spilled(o, 4))).unwrap();
             assert_eq!(spill.bytes(), all.len() as u64 * RECORD as u64);
             let mut slices = spill.finish(slice_bytes).unwrap();
             let mut got = Vec::new();
