@@ -376,13 +376,14 @@ mod tests {
                 got.extend(s);
             }
             assert_eq!(got.len(), all.len());
-            let mut want: Vec<(Occ, u32)> = all
+            let key = |s: &Spilled| (s.occ, s.worker, s.game, s.mv);
+            let mut want: Vec<_> = all
                 .iter()
                 .enumerate()
-                .map(|(i, o)| (*o, if i < 7_000 { 3 } else { 4 }))
+                .map(|(i, &o)| key(&spilled(o, if i < 7_000 { 3 } else { 4 })))
                 .collect();
             want.sort_unstable();
-            let mut got: Vec<(Occ, u32)> = got.into_iter().map(|s| (s.occ, s.worker)).collect();
+            let mut got: Vec<_> = got.iter().map(key).collect();
             got.sort_unstable();
             assert!(got == want, "slice size {slice_bytes}");
         }
