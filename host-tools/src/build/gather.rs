@@ -37,22 +37,26 @@ struct Gathered {
     occs: Vec<Vec<Occ>>,
     moves: u64,
     notes: Vec<InputNotes>,
-    /// Pieces of occurrences emptied by a spill, to be filled again (freed memory of
-    /// that size would stay with the allocator, not return to the system).
-    spare: Vec<Vec<Occ>>,
     /// After duplicates are left out: the new number of each of its games in the order
     /// read (`u32::MAX`: left out); empty if none was.
     renumbered: Vec<u32>,
 }
 
-/// The memory a build may use while it reads ([`BuildOptions::memory`]): the games and the
-/// occurrences in memory count against it; past it, a worker spills its occurrences.
+/// The memory a build may use while it reads ([`BuildOptions::memory`]): past half of
+/// it, a worker spills its occurrences (the other half is for sorting them). What counts
+/// is the process's resident memory, measured (Linux: `/proc/self/statm`) every few
+/// megabytes of new games and occurrences and after every spill; where the system does
+/// not tell, an estimate of the games' and occurrences' bytes.
 pub(super) struct Budget {
     spill: Spill,
-    /// Bytes of games and occurrences in memory.
+    /// Estimated bytes of games and occurrences in memory.
     used: AtomicU64,
-    /// Bytes of games in memory.
+    /// Estimated bytes of games in memory.
     games: AtomicU64,
+    /// Resident bytes when last measured (0: unknown).
+    resident: AtomicU64,
+    /// Estimated bytes added since then.
+    since: AtomicU64,
     limit: u64,
     /// Numbers for the workers.
     next_worker: AtomicU32,
@@ -64,6 +68,9 @@ pub(super) struct Budget {
 /// end), so that a budget the games alone fill does not spill game by game.
 const MIN_SPILL: u64 = 1 << 20;
 
+/// Bytes of new games and occurrences between two measures of the resident memory.
+const MEASURE_EVERY: u64 = 8 << 20;
+
 impl Budget {
     /// A budget of `memory` bytes for a build whose spilled occurrences go to `dir`.
     pub(super) fn new(memory: u64, dir: &std::path::Path) -> Budget {
@@ -71,6 +78,8 @@ impl Budget {
             spill: Spill::new(dir),
             used: AtomicU64::new(0),
             games: AtomicU64::new(0),
+            resident: AtomicU64::new(0),
+            since: AtomicU64::new(0),
             limit: memory / 2,
             next_worker: AtomicU32::new(0),
             failed: Mutex::new(None),
@@ -80,19 +89,43 @@ impl Budget {
     /// Counts a game and its `occs` new occurrences held by `acc`; spills `acc`'s
     /// occurrences if the build is over its budget.
     fn hold(&self, acc: &mut Gathered, game_bytes: u64, occs: usize) {
-        let bytes = occs as u64 * std::mem::size_of::<Occ>() as u64;
+        let bytes = occs as u64 * std::mem::size_of::<Occ>() as u64 + game_bytes;
         self.games.fetch_add(game_bytes, Ordering::Relaxed);
-        let used = self.used.fetch_add(game_bytes + bytes, Ordering::Relaxed) + game_bytes + bytes;
+        let used = self.used.fetch_add(bytes, Ordering::Relaxed) + bytes;
+        if self.since.fetch_add(bytes, Ordering::Relaxed) + bytes >= MEASURE_EVERY {
+            self.measure();
+        }
+        let over = match self.resident.load(Ordering::Relaxed) {
+            0 => used > self.limit,
+            resident => resident > self.limit,
+        };
         let held: u64 = acc.occs.iter().map(|p| p.len() as u64).sum::<u64>()
             * std::mem::size_of::<Occ>() as u64;
-        if used > self.limit && held >= MIN_SPILL {
+        if over && held >= MIN_SPILL {
             self.spill_all(acc);
+            self.measure();
         }
     }
 
+    /// Measures the resident memory (where the system tells).
+    fn measure(&self) {
+        self.since.store(0, Ordering::Relaxed);
+        if let Some(r) = super::report::resident_bytes() {
+            self.resident.store(r, Ordering::Relaxed);
+        }
+    }
+
+    /// The bytes of spilled records a slice may hold: a third of what the budget leaves
+    /// beside the process as it is (a slice, sorted, takes about three times that), at
+    /// least 1 MiB (smaller slices cost more in overhead than they save).
+    fn slice_bytes(&self) -> u64 {
+        let held =
+            super::report::resident_bytes().unwrap_or_else(|| self.games.load(Ordering::Relaxed));
+        ((self.limit * 2).saturating_sub(held) / 3).max(1 << 20)
+    }
+
     /// Spills `acc`'s occurrences, each with its game (by number among `acc`'s games,
-    /// which are in the order of their occurrences) and move number; keeps the emptied
-    /// pieces for reuse.
+    /// which are in the order of their occurrences) and move number, and frees them.
     fn spill_all(&self, acc: &mut Gathered) {
         let n: u64 = acc.occs.iter().map(|p| p.len() as u64).sum();
         if n == 0 {
@@ -125,17 +158,17 @@ impl Budget {
             let mut failed = self.failed.lock().unwrap_or_else(|e| e.into_inner());
             failed.get_or_insert(e);
         }
-        for mut p in std::mem::take(&mut acc.occs) {
-            p.clear();
-            acc.spare.push(p);
-        }
+        acc.occs = Vec::new();
         self.used
             .fetch_sub(n * std::mem::size_of::<Occ>() as u64, Ordering::Relaxed);
     }
 }
 
-/// Occurrences per piece of a build worker's occurrences.
-const OCC_PIECE: usize = 1 << 16;
+/// Occurrences per piece of a build worker's occurrences: 32 MiB, so that the allocator
+/// maps every piece on its own and gives it back to the system when it is freed (glibc
+/// keeps freed blocks under 32 MiB for reuse, which would keep spilled occurrences'
+/// memory resident). Pages are only resident as they are filled.
+const OCC_PIECE: usize = (32 << 20) / std::mem::size_of::<Occ>();
 
 /// Replays one game into `acc`: its moves numbered after the worker's, its occurrences
 /// in the worker's pieces.
@@ -154,12 +187,7 @@ fn push_game<'a>(
         .last()
         .is_none_or(|p| p.capacity() - p.len() < need)
     {
-        let spare = acc.spare.iter().position(|p| p.capacity() >= need);
-        let piece = match spare {
-            Some(i) => acc.spare.swap_remove(i),
-            None => Vec::with_capacity(need.max(OCC_PIECE)),
-        };
-        acc.occs.push(piece);
+        acc.occs.push(Vec::with_capacity(need.max(OCC_PIECE)));
     }
     let piece = acc.occs.last_mut().expect("a piece with room");
     let before = piece.len();
@@ -187,11 +215,15 @@ fn read_one(
         Input::File(p) => input::read_input(&p),
         Input::Sources(s) => (s, Vec::new()),
         Input::Stored(games) => {
-            for (i, s) in games.into_iter().enumerate() {
-                push_game(acc, s.record, max_moves, (number as u32, i as u32), budget).date_key =
+            let mut i = 0u32;
+            games.for_each(|s| {
+                push_game(acc, s.record, max_moves, (number as u32, i), budget).date_key =
                     s.date_key;
+                i += 1;
+            });
+            if games.first {
+                acc.notes.push((number, Vec::new(), Vec::new()));
             }
-            acc.notes.push((number, Vec::new(), Vec::new()));
             return;
         }
     };
@@ -279,10 +311,7 @@ pub(super) fn prepare(
     if let Some(b) = budget.as_ref().filter(|_| spilled) {
         // Once some occurrences are on disk, all go there: the slices read them back
         // (numbering each by its game as read, before duplicates are left out).
-        gathered.par_iter_mut().for_each(|acc| {
-            b.spill_all(acc);
-            acc.spare = Vec::new();
-        });
+        gathered.par_iter_mut().for_each(|acc| b.spill_all(acc));
         if let Some(e) = b.failed.lock().unwrap_or_else(|e| e.into_inner()).take() {
             return Err(e);
         }
@@ -316,12 +345,9 @@ pub(super) fn prepare(
     }
     u32::try_from(offset).context("more than 4 billion moves")?;
     if let Some(b) = budget.filter(|_| spilled) {
-        let (games_bytes, limit) = (b.games.load(Ordering::Relaxed), b.limit * 2);
         report.spilled_bytes = b.spill.bytes();
         let (games, move_starts, renumbering) = order_games(rest, report)?;
-        // A slice, sorted, takes about three times its spilled size (at least 1 MiB:
-        // smaller slices cost more in overhead than they save).
-        let slice_bytes = (limit.saturating_sub(games_bytes) / 3).max(1 << 20);
+        let slice_bytes = b.slice_bytes();
         let slices = b.spill.finish(slice_bytes)?;
         report.phase("gather", t0);
         return Ok(Prepared {

@@ -7,14 +7,21 @@
 //! This is also how shards built on several machines combine into one index: build each
 //! shard anywhere (any job runner), then `kifudex merge shard1.kdx shard2.kdx ... -o all.kdx`.
 //!
-//! Cost: every stored game is replayed again (no SGF is parsed): time proportional to all
-//! the games, not only the new ones; memory as a build of all of them.
+//! Cost: every stored game is replayed again (no SGF is parsed), in parallel, in chunks of
+//! [`CHUNK`] games read back from the memory-mapped index as they are replayed: time
+//! proportional to all the games, not only the new ones; memory as a build of all of them
+//! (within `--memory`, [`super::spill`]).
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use std::ops::Range;
+use std::sync::Arc;
+
 use anyhow::{anyhow, bail, Result};
 use kifudex_core::index::Index;
+
+use crate::mapped::IndexBytes;
 
 use super::{collect_and_encode, output, BuildOptions, BuildReport, Input};
 use crate::input;
@@ -32,51 +39,91 @@ fn text(s: &str) -> Option<String> {
     (!s.is_empty()).then(|| s.to_string())
 }
 
+/// Games read back per input of a merge (so that the games of one index are replayed in
+/// parallel).
+pub const CHUNK: u32 = 4096;
+
+/// A range of the games of an index, to be read back as they are replayed.
+pub struct StoredGames {
+    bytes: Arc<IndexBytes>,
+    games: Range<u32>,
+    /// The first range of its index (which counts as the input read).
+    pub first: bool,
+}
+
+impl StoredGames {
+    /// Every game of the (already verified) index `bytes`, in ranges of [`CHUNK`] games.
+    pub fn chunks(bytes: Arc<IndexBytes>, games: u32) -> Vec<StoredGames> {
+        (0..games.div_ceil(CHUNK).max(1))
+            .map(|k| StoredGames {
+                bytes: bytes.clone(),
+                games: k * CHUNK..((k + 1) * CHUNK).min(games),
+                first: k == 0,
+            })
+            .collect()
+    }
+
+    /// Calls `each` with every game of the range, in index order.
+    pub fn for_each(&self, mut each: impl FnMut(StoredRecord)) {
+        let Ok(index) = Index::open(&self.bytes) else {
+            return;
+        };
+        for id in self.games.clone() {
+            if let Some(r) = stored_record(&index, id) {
+                each(r);
+            }
+        }
+    }
+}
+
 /// Every game of `index`, in index order.
 pub fn stored_records(index: &Index) -> Vec<StoredRecord> {
     (0..index.game_count())
-        .filter_map(|id| {
-            let g = index.game(id)?;
-            let info = GameInfo {
-                black: text(g.black),
-                white: text(g.white),
-                black_rank: text(g.black_rank),
-                white_rank: text(g.white_rank),
-                date: text(g.date),
-                year: None,
-                event: text(g.event),
-                round: text(g.round),
-                place: text(g.place),
-                result: text(g.result).map(|raw| GameResult {
-                    raw,
-                    winner: g.winner,
-                    margin: g.margin,
-                }),
-                komi: g.komi,
-                handicap: (g.handicap > 0).then_some(g.handicap as u16),
-                rules: text(g.rules),
-                game_name: text(g.name),
-            };
-            let record = GameRecord {
-                source: SourceRef {
-                    path: g.path.to_string(),
-                    member: text(g.member),
-                    tree_index: usize::try_from(g.tree).ok()?,
-                },
-                byte_offset: 0,
-                size: g.size,
-                encoding: "UTF-8",
-                info,
-                events: index.events(id).collect(),
-                end: None,
-                warnings: Vec::new(),
-            };
-            Some(StoredRecord {
-                record,
-                date_key: g.date_key,
-            })
-        })
+        .filter_map(|id| stored_record(index, id))
         .collect()
+}
+
+/// Game `id` of `index`, as the SGF reader would give it.
+pub fn stored_record(index: &Index, id: u32) -> Option<StoredRecord> {
+    let g = index.game(id)?;
+    let info = GameInfo {
+        black: text(g.black),
+        white: text(g.white),
+        black_rank: text(g.black_rank),
+        white_rank: text(g.white_rank),
+        date: text(g.date),
+        year: None,
+        event: text(g.event),
+        round: text(g.round),
+        place: text(g.place),
+        result: text(g.result).map(|raw| GameResult {
+            raw,
+            winner: g.winner,
+            margin: g.margin,
+        }),
+        komi: g.komi,
+        handicap: (g.handicap > 0).then_some(g.handicap as u16),
+        rules: text(g.rules),
+        game_name: text(g.name),
+    };
+    let record = GameRecord {
+        source: SourceRef {
+            path: g.path.to_string(),
+            member: text(g.member),
+            tree_index: usize::try_from(g.tree).ok()?,
+        },
+        byte_offset: 0,
+        size: g.size,
+        encoding: "UTF-8",
+        info,
+        events: index.events(id).collect(),
+        end: None,
+        warnings: Vec::new(),
+    };
+    Some(StoredRecord {
+        record,
+        date_key: g.date_key,
+    })
 }
 
 /// Opens and verifies each index (a merge reads every record: a damaged one must not go
@@ -86,7 +133,7 @@ fn read_indexes(paths: &[PathBuf]) -> Result<(Vec<Input>, BuildOptions)> {
     let mut inputs = Vec::new();
     let mut built: Option<(u32, u32)> = None;
     for p in paths {
-        let bytes = crate::open_index_file(p)?;
+        let bytes = Arc::new(crate::open_index_file(p)?);
         let index = Index::open_verified(&bytes)
             .map_err(|e| anyhow!("{}: not a valid index: {e}", p.display()))?;
         let h = index.header();
@@ -101,7 +148,12 @@ fn read_indexes(paths: &[PathBuf]) -> Result<(Vec<Input>, BuildOptions)> {
             ),
             Some(_) => {}
         }
-        inputs.push(Input::Stored(stored_records(&index)));
+        let games = index.game_count();
+        inputs.extend(
+            StoredGames::chunks(bytes.clone(), games)
+                .into_iter()
+                .map(Input::Stored),
+        );
     }
     let (max_moves, shared_min) = built.ok_or_else(|| anyhow!("no index to read"))?;
     let opts = BuildOptions {

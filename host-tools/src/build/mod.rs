@@ -54,7 +54,7 @@ use body::StreamBody;
 pub use body::Streamed;
 use gather::{prepare, Budget};
 use index_file::{IndexWriter, SliceView};
-pub use merge::{add, merge, stored_records, StoredRecord};
+pub use merge::{add, merge, stored_record, stored_records, StoredGames, StoredRecord};
 pub use output::write_atomically;
 use output::{persist, write_temporary};
 
@@ -197,8 +197,8 @@ pub enum Input {
     File(PathBuf),
     /// Sources already in memory (e.g. the bundled sample).
     Sources(Vec<Source>),
-    /// The games of an index, read back ([`merge`]).
-    Stored(Vec<merge::StoredRecord>),
+    /// Games of an index, read back one by one as they are replayed ([`merge`]).
+    Stored(merge::StoredGames),
 }
 
 /// Reads, parses and replays every game under `paths`, then sorts the occurrences and
