@@ -55,10 +55,9 @@ pub fn check_output(out: &Path) -> Result<()> {
         ),
         Ok(_) => {}
     }
-    if let Err(e) = tempfile::Builder::new()
-        .prefix(".kifudex-check")
-        .tempfile_in(&dir)
-    {
+    // An anonymous file (`O_TMPFILE` on Linux): a probe that never shows in the folder,
+    // so an interrupt at this moment leaves nothing behind.
+    if let Err(e) = tempfile::tempfile_in(&dir) {
         bail!(
             "cannot write the output {shown}: cannot create a file in {}: {}",
             dir.display(),
