@@ -336,7 +336,15 @@ fn next_slice(
     workers: &[Worker],
     renumbering: &Renumbering,
 ) -> Result<Option<(Vec<Occ>, Vec<u32>)>> {
-    let slice = slices.next_slice(|s| {
+    let blank = Occ {
+        hi: 0,
+        lo: 0,
+        ply: 0,
+        orient: 0,
+        check: 0,
+        next: 0,
+    };
+    let slice = slices.next_slice(blank, |s| {
         let g = workers.get(s.worker as usize)?.game(s.game)?;
         Some(Occ {
             ply: renumbering.final_start(g)? + s.mv as u32,

@@ -28,6 +28,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use anyhow::{Context, Result};
+use rayon::prelude::*;
 
 use super::Occ;
 
@@ -209,9 +210,10 @@ pub(super) struct Slices {
 impl Slices {
     /// The next slice's records (whole partitions, in key order) through `map` (which may
     /// leave some out), or `None` at the end.
-    pub fn next_slice<T>(
+    pub fn next_slice<T: Copy + Send + Sync>(
         &mut self,
-        mut map: impl FnMut(Spilled) -> Option<T>,
+        blank: T,
+        map: impl Fn(Spilled) -> Option<T> + Sync,
     ) -> Result<Option<Vec<T>>> {
         loop {
             let Some((level, parts)) = self.stack.last_mut() else {
@@ -231,7 +233,7 @@ impl Slices {
                 continue;
             }
             // Whole partitions after it, while they fit.
-            let mut files = vec![(file, bytes)];
+            let mut files: Vec<(File, u64)> = vec![(file, bytes)];
             let mut total = bytes;
             while let Some(Some((_, b))) = parts.last() {
                 if total + b > self.slice_bytes {
@@ -245,10 +247,40 @@ impl Slices {
             while let Some(None) = parts.last() {
                 parts.pop();
             }
-            let mut out = Vec::with_capacity((total / RECORD as u64) as usize);
+            let sizes: Vec<u64> = files.iter().map(|f| f.1).collect();
+            // The partitions are read in parallel, each into its place; records `map`
+            // leaves out are squeezed out after.
+            let mut out = vec![blank; (total / RECORD as u64) as usize];
+            let mut places = Vec::with_capacity(files.len());
+            let mut rest: &mut [T] = &mut out;
             for (f, b) in files {
-                read_records(f, b, |s| out.extend(map(s)))?;
+                let (head, tail) =
+                    std::mem::take(&mut rest).split_at_mut((b / RECORD as u64) as usize);
+                places.push((f, b, head));
+                rest = tail;
             }
+            let kept: Vec<Result<usize>> = places
+                .into_par_iter()
+                .map(|(f, b, place)| {
+                    let mut n = 0;
+                    read_records(f, b, |s| {
+                        if let Some(t) = map(s) {
+                            place[n] = t;
+                            n += 1;
+                        }
+                    })?;
+                    Ok(n)
+                })
+                .collect();
+            let mut at = 0;
+            let mut from = 0;
+            for (k, b) in kept.into_iter().zip(&sizes) {
+                let n = k?;
+                out.copy_within(from..from + n, at);
+                at += n;
+                from += (*b / RECORD as u64) as usize;
+            }
+            out.truncate(at);
             return Ok(Some(out));
         }
     }
@@ -358,9 +390,10 @@ mod tests {
             spill.write(b.iter().map(|&o| spilled(o, 4))).unwrap();
             assert_eq!(spill.bytes(), all.len() as u64 * RECORD as u64);
             let mut slices = spill.finish(slice_bytes).unwrap();
+            let blank = spilled(occ(0), 0);
             let mut got = Vec::new();
             let mut last_top = 0u64;
-            while let Some(s) = slices.next_slice(Some).unwrap() {
+            while let Some(s) = slices.next_slice(blank, Some).unwrap() {
                 let keys: std::collections::BTreeSet<(u64, u64)> =
                     s.iter().map(|r| (r.occ.hi, r.occ.lo)).collect();
                 assert!(
