@@ -94,8 +94,8 @@ for games in "$small" "$large"; do
     cat "$log" >&2
     exit 1
   }
-  grep -E '^ *(games (read|indexed)|duplicates|time|parse|gather|sort|spill|merge|verify|encode|write|persist)' "$log" >&2 || true
-  n=$(sed -n 's/^games indexed: *\([0-9]*\).*/\1/p' "$log")
+  grep -E '^ *(games (read|indexed|kept)|duplicates|time|parse|gather|sort|spill|spilled|slices|merge|verify|encode|write|persist)' "$log" >&2 || true
+  n=$(sed -n 's/^games kept: *\([0-9,]*\).*/\1/p' "$log" | tr -d ,)
   secs=$(wall)
   bytes=$(stat -c %s "$idx")
   per_game[$games]=$(awk -v s="$secs" -v n="$n" 'BEGIN { printf "%.2f", s / n * 1e6 }')
