@@ -25,7 +25,7 @@ use serde_json::{json, Map, Value};
 use crate::games::{self, GameFilter, GameList, Page};
 use crate::pattern::{self, PatternData, PatternRequest};
 use crate::present::{self, color_letter};
-use crate::sgf::{self, parse_year, Event, GameInfo, GameResult};
+use crate::sgf::{self, Event, GameInfo};
 use kifudex_core::book::Book;
 use kifudex_core::pattern::PatternIndex;
 use kifudex_core::predict::{best, Analysis, History, Predictor};
@@ -447,27 +447,7 @@ pub fn years(index: &Index<'_>, q: &YearsRequest) -> Result<Value, ApiError> {
 /// for the SGF writer and the replay board.
 pub fn stored_record<'a>(index: &Index<'a>, id: u32) -> Option<(Game<'a>, GameInfo)> {
     let g = index.game(id)?;
-    let opt = |s: &str| (!s.is_empty()).then(|| s.to_owned());
-    let info = GameInfo {
-        black: opt(g.black),
-        white: opt(g.white),
-        black_rank: opt(g.black_rank),
-        white_rank: opt(g.white_rank),
-        date: opt(g.date),
-        year: parse_year(g.date),
-        event: opt(g.event),
-        round: opt(g.round),
-        place: opt(g.place),
-        result: opt(g.result).map(|raw| GameResult {
-            raw,
-            winner: g.winner,
-            margin: g.margin,
-        }),
-        komi: g.komi,
-        handicap: (g.handicap > 0).then_some(g.handicap as u16),
-        rules: opt(g.rules),
-        game_name: opt(g.name),
-    };
+    let info = GameInfo::from_stored(&g);
     Some((g, info))
 }
 

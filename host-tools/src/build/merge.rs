@@ -25,7 +25,7 @@ use crate::mapped::IndexBytes;
 
 use super::{collect_and_encode, output, BuildOptions, BuildReport, Input};
 use crate::input;
-use crate::sgf::{GameInfo, GameRecord, GameResult, SourceRef};
+use crate::sgf::{GameInfo, GameRecord, SourceRef};
 
 /// A game read back from an index: its record (events, info, source) and its date key.
 pub struct StoredRecord {
@@ -33,10 +33,6 @@ pub struct StoredRecord {
     pub record: GameRecord,
     /// The date key stored with it.
     pub date_key: u32,
-}
-
-fn text(s: &str) -> Option<String> {
-    (!s.is_empty()).then(|| s.to_string())
 }
 
 /// Games read back per input of a merge (so that the games of one index are replayed in
@@ -86,30 +82,12 @@ pub fn stored_records(index: &Index) -> Vec<StoredRecord> {
 /// Game `id` of `index`, as the SGF reader would give it.
 pub fn stored_record(index: &Index, id: u32) -> Option<StoredRecord> {
     let g = index.game(id)?;
-    let info = GameInfo {
-        black: text(g.black),
-        white: text(g.white),
-        black_rank: text(g.black_rank),
-        white_rank: text(g.white_rank),
-        date: text(g.date),
-        year: None,
-        event: text(g.event),
-        round: text(g.round),
-        place: text(g.place),
-        result: text(g.result).map(|raw| GameResult {
-            raw,
-            winner: g.winner,
-            margin: g.margin,
-        }),
-        komi: g.komi,
-        handicap: (g.handicap > 0).then_some(g.handicap as u16),
-        rules: text(g.rules),
-        game_name: text(g.name),
-    };
+    // (The stored date key, not one read again from the date, orders the game.)
+    let info = GameInfo::from_stored(&g);
     let record = GameRecord {
         source: SourceRef {
             path: g.path.to_string(),
-            member: text(g.member),
+            member: (!g.member.is_empty()).then(|| g.member.to_string()),
             tree_index: usize::try_from(g.tree).ok()?,
         },
         byte_offset: 0,

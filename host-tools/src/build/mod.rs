@@ -170,6 +170,18 @@ pub struct Occ {
     pub next: u16,
 }
 
+impl Occ {
+    /// An occurrence of all zeros, to fill buffers with.
+    pub const ZERO: Occ = Occ {
+        hi: 0,
+        lo: 0,
+        ply: 0,
+        orient: 0,
+        check: 0,
+        next: 0,
+    };
+}
+
 /// Games in index order with their occurrences sorted by key.
 pub struct Collected {
     /// The games, newest first.
@@ -336,15 +348,7 @@ fn next_slice(
     workers: &[Worker],
     renumbering: &Renumbering,
 ) -> Result<Option<(Vec<Occ>, Vec<u32>)>> {
-    let blank = Occ {
-        hi: 0,
-        lo: 0,
-        ply: 0,
-        orient: 0,
-        check: 0,
-        next: 0,
-    };
-    let slice = slices.next_slice(blank, |s| {
+    let slice = slices.next_slice(Occ::ZERO, |s| {
         let g = workers.get(s.worker as usize)?.game(s.game)?;
         Some(Occ {
             ply: renumbering.final_start(g)? + s.mv as u32,

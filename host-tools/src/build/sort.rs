@@ -135,17 +135,7 @@ impl SortPlan {
                 // Filled in parallel: the page faults of a fresh buffer cost more than
                 // the writes.
                 let mut occs = Vec::with_capacity(n);
-                occs.par_extend(rayon::iter::repeat_n(
-                    Occ {
-                        hi: 0,
-                        lo: 0,
-                        ply: 0,
-                        orient: 0,
-                        check: 0,
-                        next: 0,
-                    },
-                    n,
-                ));
+                occs.par_extend(rayon::iter::repeat_n(Occ::ZERO, n));
                 occs
             },
         );

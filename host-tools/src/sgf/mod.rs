@@ -86,6 +86,34 @@ pub struct GameInfo {
     pub game_name: Option<String>,
 }
 
+impl GameInfo {
+    /// The game information an index stores for a game (its texts, empty ones absent; the
+    /// year read from the date as written).
+    pub fn from_stored(g: &kifudex_core::index::Game<'_>) -> GameInfo {
+        let text = |s: &str| (!s.is_empty()).then(|| s.to_owned());
+        GameInfo {
+            black: text(g.black),
+            white: text(g.white),
+            black_rank: text(g.black_rank),
+            white_rank: text(g.white_rank),
+            date: text(g.date),
+            year: parse_year(g.date),
+            event: text(g.event),
+            round: text(g.round),
+            place: text(g.place),
+            result: text(g.result).map(|raw| GameResult {
+                raw,
+                winner: g.winner,
+                margin: g.margin,
+            }),
+            komi: g.komi,
+            handicap: (g.handicap > 0).then_some(g.handicap as u16),
+            rules: text(g.rules),
+            game_name: text(g.name),
+        }
+    }
+}
+
 /// Why a record's main line ends before its last node: a move that no position can take
 /// (a move onto an occupied point ends it too, but only the replay can tell that).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
