@@ -92,7 +92,7 @@ firmware_qemu() {
     cargo clippy --release --no-default-features --features rtt --target-dir target/rtt -- -D warnings && \
     cargo build --release --no-default-features --features rtt --target-dir target/rtt"
   # The firmware around a book of real games, under QEMU, must reply byte for byte as
-  # `kifudex hints` does (host-tools/tests/hints.rs builds the book and the requests and runs
+  # `kifudex hints` does (host-tools/tests/integration/hints.rs builds the book and the requests and runs
   # `KIFUDEX_BOOK=... cargo run --release` in firmware-example/). Required here, not skipped.
   run "firmware (QEMU): replies identical to kifudex hints" firmware_identical_replies
 }
@@ -102,8 +102,9 @@ firmware_identical_replies() {
     export KIFUDEX_REQUIRE_QEMU=1
     # --workspace: the features of the workspace test step (see below), so that nothing is
     # compiled again for this one test.
-    cargo_test_checked --release --workspace --test hints \
-      firmware_replies_are_byte_identical_under_qemu -- --nocapture
+    # (Both packages' test binaries are named `integration`; the filter runs the one test.)
+    cargo_test_checked --release --workspace --test integration \
+      hints::firmware_replies_are_byte_identical_under_qemu -- --nocapture
   )
 }
 
@@ -119,10 +120,13 @@ run "rustfmt" cargo fmt --all -- --check
 run "clippy (workspace)" cargo clippy --workspace --all-targets -- -D warnings
 run "clippy (core, thumbv7em, serde+defmt)" \
   cargo clippy -p kifudex-core --target thumbv7em-none-eabihf --features serde,defmt -- -D warnings
-# (Among them the web board's: host-tools/tests/web_api.rs, the API against the CLI on real
+# (Among them the web board's: host-tools/tests/integration/web_api.rs, the API against the CLI on real
 # games, and web_browser.rs, the page in Debian's headless chromium through chromedriver,
 # both installed by scripts/setup.sh; the browser test fails, never skips, without them.)
-run "tests (workspace, release)" cargo test --workspace --release
+# (The firmware's test runs in its own step below, with QEMU required: skipped here so that
+# it does not run twice.)
+run "tests (workspace, release)" cargo test --workspace --release -- \
+  --skip firmware_replies_are_byte_identical_under_qemu
 
 # The README's main command, on what the tests built: one release profile and one feature set
 # (host-tools/Cargo.toml unifies the features that dev-dependencies switch on), so it must

@@ -1,7 +1,7 @@
 //! The committed golden index and book (`tests/data/golden.kdx`, `golden.kdb`, built from
 //! the 10 games in `tests/data/golden_src/`, see `tests/data/README.md`) read the same on
 //! every machine: `scripts/test.sh` runs this test on x86_64, big-endian s390x and 32-bit
-//! i686, and `host-tools/tests/golden.rs` checks that the x86_64 writer rebuilds both files
+//! i686, and `host-tools/tests/integration/golden.rs` checks that the x86_64 writer rebuilds both files
 //! byte for byte. Together they show that the file format is byte-order and
 //! word-size independent, writer and reader alike.
 

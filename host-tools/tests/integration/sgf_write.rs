@@ -1,7 +1,7 @@
 //! The SGF writer's loopback on real records: every game of several corpus folders, written
 //! by `sgf::write_game` and read back by the project's reader, has the same size, game
 //! information and events (setup and moves; the line written ends where the reader ended
-//! it, at a move off the board or no move at all). Run with `cargo test -p kifudex --release --test sgf_write`.
+//! it, at a move off the board or no move at all). Run with `cargo test -p kifudex --release --test integration sgf_write::`.
 
 use std::path::Path;
 

@@ -3,7 +3,7 @@
 //! no ko), and checks the result against a deliberately simple second implementation
 //! (a plain `[[u8; 19]; 19]` array with flood-fill captures).
 //!
-//! Run with `cargo test -p kifudex-tests --release --test corpus_replay -- --nocapture`
+//! Run with `cargo test -p kifudex-tests --release --test integration corpus_replay:: -- --nocapture`
 //! to see every failing main line.
 //!
 //! # What the failing records are (examined in the SGF text around the move)

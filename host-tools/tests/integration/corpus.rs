@@ -1,5 +1,5 @@
 //! Reads the whole real corpus (`../shared/corpus`): no panic, per-folder counts, checked against
-//! independent counts. Run with `cargo test -p kifudex --release --test corpus -- --nocapture`.
+//! independent counts. Run with `cargo test -p kifudex --release --test integration corpus:: -- --nocapture`.
 
 use kifudex::input::collect_sources;
 use kifudex::sgf::{parse_file, WarningKind};

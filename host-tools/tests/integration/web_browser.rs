@@ -18,7 +18,7 @@
 //! the test fails, it does not skip. `KIFUDEX_SCREENSHOTS=DIR` keeps the screenshots
 //! (the README's come from `KIFUDEX_SCREENSHOTS=docs`).
 //!
-//! Run with `cargo test -p kifudex --release --test web_browser`.
+//! Run with `cargo test -p kifudex --release --test integration web_browser::`.
 
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};

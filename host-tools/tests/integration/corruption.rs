@@ -19,8 +19,8 @@ mod game_row {
     pub const STRINGS: usize = 16;
 }
 
-const GOLDEN_INDEX: &[u8] = include_bytes!("../../core/tests/data/golden.kdx");
-const GOLDEN_BOOK: &[u8] = include_bytes!("../../core/tests/data/golden.kdb");
+const GOLDEN_INDEX: &[u8] = include_bytes!("../../../core/tests/data/golden.kdx");
+const GOLDEN_BOOK: &[u8] = include_bytes!("../../../core/tests/data/golden.kdb");
 
 struct Rng(u64);
 

@@ -11,7 +11,7 @@
 //!   `{"error": ...}` wherever the request reached the router), random queries never a
 //!   5xx, and the server keeps answering.
 //!
-//! Run with `cargo test -p kifudex --release --test web_api`.
+//! Run with `cargo test -p kifudex --release --test integration web_api::`.
 
 use std::collections::{BTreeSet, HashMap};
 use std::io::{Read, Write};

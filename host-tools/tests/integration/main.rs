@@ -1,0 +1,31 @@
+//! The integration tests of kifudex (the library, the `kifudex` binary and the web server), one module per
+//! concern, in one test binary.
+//!
+//! One binary instead of one per file: every integration test binary links the whole
+//! dependency graph (thin LTO, debug info), about 14 s of wall clock and 23 s of CPU each on
+//! this project's 2-core machines, which dominated the test command's time on a fresh
+//! clone. Run one module with a filter, e.g. `cargo test --release -p kifudex --test
+//! integration bgo_answers::`.
+
+mod bgo_answers;
+mod cli_errors;
+mod corpus;
+mod corruption;
+mod determinism;
+mod duplicates;
+mod golden;
+mod hints;
+mod interrupt;
+mod merge;
+mod no_panic;
+mod notation_cli;
+mod pattern_cli;
+mod pattern_spec;
+mod pattern_threads;
+mod patterns;
+mod scale;
+mod sgf_write;
+mod shell;
+mod tricky;
+mod web_api;
+mod web_browser;
