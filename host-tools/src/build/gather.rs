@@ -516,9 +516,18 @@ fn progress_bar(enabled: bool, len: u64) -> Option<indicatif::ProgressBar> {
     }
     let bar = indicatif::ProgressBar::new(len);
     if let Ok(style) = indicatif::ProgressStyle::with_template(
-        "{spinner} reading {pos}/{len} files [{bar:40}] {per_sec} {eta}",
+        "{spinner} reading {pos}/{len} files [{bar:40}] {rate} {eta}",
     ) {
-        bar.set_style(style.progress_chars("=> "));
+        // indicatif's own `{per_sec}` prints four decimals (`17,630.7951/s`): the rate as
+        // the build's summary writes it instead.
+        let rate = |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = write!(
+                w,
+                "{} files/s",
+                crate::present::numbers::rate(state.per_sec())
+            );
+        };
+        bar.set_style(style.with_key("rate", rate).progress_chars("=> "));
     }
     Some(bar)
 }
