@@ -4,7 +4,7 @@
 //! show that the writer and the readers agree byte for byte across machines.
 //!
 //! To regenerate after an intended format change: `KIFUDEX_BLESS=1 cargo test -p kifudex
-//! --test integration golden::`, then review the diff of `core/tests/format_golden.rs`'s answers.
+//! --test integration golden::`, then review the diff of `core/tests/integration/format_golden.rs`'s answers.
 
 use std::path::{Path, PathBuf};
 

@@ -15,8 +15,8 @@ use kifudex_core::query::position_after;
 use kifudex_core::search::NextMoves;
 use kifudex_core::{Color, Size};
 
-const INDEX: &[u8] = include_bytes!("data/golden.kdx");
-const BOOK: &[u8] = include_bytes!("data/golden.kdb");
+const INDEX: &[u8] = include_bytes!("../data/golden.kdx");
+const BOOK: &[u8] = include_bytes!("../data/golden.kdb");
 
 fn nine() -> Size {
     Size::new(9, 9).unwrap()
@@ -224,7 +224,7 @@ fn golden_corruptions_are_refused() {
 }
 
 /// Prints the answers (to regenerate the expectations after an intended change:
-/// `cargo test -p kifudex-core --test format_golden -- --ignored --nocapture print_answers`).
+/// `cargo test -p kifudex-core --test integration -- --ignored --nocapture format_golden::print_answers`).
 #[test]
 #[ignore = "prints the answers"]
 fn print_answers() {
