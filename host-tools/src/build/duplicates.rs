@@ -21,7 +21,7 @@ use super::BuildReport;
 const NAMED: usize = 3;
 
 /// Where a game was read, for the report: `path[:member] (game N)`.
-fn location(g: &ReplayedGame) -> String {
+pub(super) fn location(g: &ReplayedGame) -> String {
     let s = &g.record.source;
     let mut out = s.path.clone();
     if let Some(m) = &s.member {
@@ -42,7 +42,7 @@ fn read_rank(g: &ReplayedGame) -> ReadRank {
     (g.read_rank.0, g.read_rank.1, g.record.source.tree_index)
 }
 
-fn content_hash(g: &ReplayedGame) -> u64 {
+pub(super) fn content_hash(g: &ReplayedGame) -> u64 {
     let mut h = DefaultHasher::new();
     g.record.size.hash(&mut h);
     g.setup.hash(&mut h);
@@ -50,7 +50,7 @@ fn content_hash(g: &ReplayedGame) -> u64 {
     h.finish()
 }
 
-fn same_content(a: &ReplayedGame, b: &ReplayedGame) -> bool {
+pub(super) fn same_content(a: &ReplayedGame, b: &ReplayedGame) -> bool {
     a.record.size == b.record.size && a.moves == b.moves && a.setup == b.setup
 }
 

@@ -266,7 +266,8 @@ fn read_one(
 
 /// Reads, parses and replays the inputs (phase `parse`), orders the games and numbers
 /// their moves (phase `gather`). With a `budget`, occurrences that do not fit are spilled
-/// ([`super::spill`]), and if any were, all are.
+/// ([`super::spill`]), and if any were, all are. Finding no game is an error unless
+/// `require_games` is false (games added to an index).
 pub(super) fn prepare(
     inputs: Vec<Input>,
     skipped: Vec<Skipped>,
@@ -274,6 +275,7 @@ pub(super) fn prepare(
     report: &mut BuildReport,
     t0: Instant,
     budget: Option<Budget>,
+    require_games: bool,
 ) -> Result<Prepared> {
     for s in &skipped {
         report.note(problems::skipped(s));
@@ -346,7 +348,7 @@ pub(super) fn prepare(
     u32::try_from(offset).context("more than 4 billion moves")?;
     if let Some(b) = budget.filter(|_| spilled) {
         report.spilled_bytes = b.spill.bytes();
-        let (games, move_starts, renumbering) = order_games(rest, report)?;
+        let (games, move_starts, renumbering) = order_games(rest, report, require_games)?;
         let slice_bytes = b.slice_bytes();
         let slices = b.spill.finish(slice_bytes)?;
         report.phase("gather", t0);
@@ -358,7 +360,7 @@ pub(super) fn prepare(
         });
     }
     // The games are ordered while the sort's buffer is being prepared.
-    let (plan, ordered) = rayon::join(|| SortPlan::new(&sources), || order_games(rest, report));
+    let (plan, ordered) = rayon::join(|| SortPlan::new(&sources), || order_games(rest, report, require_games));
     let (games, move_starts, renumbering) = ordered?;
     report.phase("gather", t0);
     Ok(Prepared {
@@ -426,6 +428,7 @@ fn drop_duplicates(gathered: &mut [Gathered], report: &mut BuildReport) {
 fn order_games(
     parts: Vec<(Vec<ReplayedGame>, Vec<InputNotes>, u32)>,
     report: &mut BuildReport,
+    require_games: bool,
 ) -> Result<(Vec<ReplayedGame>, Vec<u32>, Renumbering)> {
     let mut games = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
     let mut notes = Vec::new();
@@ -451,7 +454,7 @@ fn order_games(
         *report.warnings.entry(k.to_string()).or_default() += n;
     }
     report.games_read = games.len() + report.duplicates;
-    if games.is_empty() {
+    if games.is_empty() && require_games {
         report.problems.sort_by(problems::input_order);
         bail!(
             "no game found in the inputs{}",
@@ -461,14 +464,7 @@ fn order_games(
     // Newest first; ties by file, member and tree for a stable order. The games are
     // sorted by index (they are large), then moved into place cycle by cycle.
     let mut order: Vec<u32> = (0..games.len() as u32).collect();
-    order.par_sort_by(|&a, &b| {
-        let (a, b) = (&games[a as usize], &games[b as usize]);
-        b.date_key
-            .cmp(&a.date_key)
-            .then_with(|| a.record.source.path.cmp(&b.record.source.path))
-            .then_with(|| a.record.source.member.cmp(&b.record.source.member))
-            .then_with(|| a.record.source.tree_index.cmp(&b.record.source.tree_index))
-    });
+    order.par_sort_by(|&a, &b| index_order(&games[a as usize], &games[b as usize]));
     let mut renumbering: Vec<(u32, u32)> = games.iter().map(|g| (g.provisional_start, 0)).collect();
     let mut move_starts = Vec::with_capacity(games.len());
     let mut total: u64 = 0;
@@ -492,6 +488,16 @@ fn order_games(
     // In the order of the inputs, whatever the games' order.
     report.problems.sort_by(problems::input_order);
     Ok((games, move_starts, Renumbering(renumbering)))
+}
+
+/// The order of the games in an index: newest first; ties by file, member and tree (a
+/// stable sort keeps the order of reading for the rest).
+pub(super) fn index_order(a: &ReplayedGame, b: &ReplayedGame) -> std::cmp::Ordering {
+    b.date_key
+        .cmp(&a.date_key)
+        .then_with(|| a.record.source.path.cmp(&b.record.source.path))
+        .then_with(|| a.record.source.member.cmp(&b.record.source.member))
+        .then_with(|| a.record.source.tree_index.cmp(&b.record.source.tree_index))
 }
 
 /// Puts `v[order[i]]` at `i` for every `i` (`order` is a permutation), in place.

@@ -197,6 +197,18 @@ pub fn occurrence_widths(total_moves: u64) -> (u32, u32) {
     (ply_bits, ((ply_bits + 4 + 6).div_ceil(8) * 8).min(64))
 }
 
+/// How an index of `total_moves` moves and `occurrences` occurrences stores a
+/// fingerprint: (move number bits, the split into bucket bits and the bits an occurrence
+/// keeps).
+pub fn occurrence_split(total_moves: u64, occurrences: u64) -> (u32, Split) {
+    let (ply_bits, width) = occurrence_widths(total_moves);
+    let split = Split {
+        bucket_bits: bits_for(occurrences).saturating_sub(4).clamp(1, 24),
+        rem_bits: width - ply_bits - 4,
+    };
+    (ply_bits, split)
+}
+
 /// The shared positions found so far and their next moves (canonical orientation, by
 /// code; with the games won by each colour).
 #[derive(Default)]
@@ -211,7 +223,7 @@ struct SharedRows {
 
 /// A next move of a shared position: its code in canonical orientation, then how many
 /// times it was played, in games Black won, in games White won.
-type NextCount = (u16, [u32; 3]);
+pub(super) type NextCount = (u16, [u32; 3]);
 
 /// Writes an index: the games first ([`IndexWriter::new`]), then the sorted occurrences
 /// slice after slice in key order ([`IndexWriter::add`]), then the buckets, the shared
@@ -241,10 +253,11 @@ impl IndexWriter {
         occurrences: u64,
         opts: &BuildOptions,
     ) -> Result<IndexWriter> {
-        let total_moves = games.total_moves;
-        let (ply_bits, width) = occurrence_widths(total_moves);
-        let bucket_bits = bits_for(occurrences).saturating_sub(4).clamp(1, 24);
-        let rem_bits = width - ply_bits - 4;
+        let (ply_bits, split) = occurrence_split(games.total_moves, occurrences);
+        let Split {
+            bucket_bits,
+            rem_bits,
+        } = split;
         let mut header = IndexHeader {
             max_moves: opts.max_moves.unwrap_or(0),
             shared_min: shared_min(opts),
@@ -276,10 +289,7 @@ impl IndexWriter {
             body,
             header,
             layout,
-            split: Split {
-                bucket_bits,
-                rem_bits,
-            },
+            split,
             stream,
             bucket_counts: vec![0; (1usize << bucket_bits) + 1],
             written: 0,
@@ -290,8 +300,19 @@ impl IndexWriter {
 
     /// Adds the next slice of sorted occurrences (keys after those added before).
     pub fn add(&mut self, c: &SliceView) -> Result<()> {
-        let (packed, shared) =
-            rayon::join(|| self.pack(c), || shared_positions(c, self.shared_min));
+        let shared_min = self.shared_min;
+        self.add_with(c, || shared_positions(c, shared_min))
+    }
+
+    /// [`IndexWriter::add`] with the slice's shared positions given by `shared` (computed
+    /// while the slice is packed): every group of at least `shared_min` occurrences, in
+    /// order, each with its next moves as [`next_counts`] gives them.
+    pub(super) fn add_with(
+        &mut self,
+        c: &SliceView,
+        shared: impl FnOnce() -> Vec<(usize, Vec<NextCount>)> + Send,
+    ) -> Result<()> {
+        let (packed, shared) = rayon::join(|| self.pack(c), shared);
         self.stream.append(&mut self.body, packed)?;
         self.count_buckets(c.occs);
         for (gi, next) in shared {
@@ -401,26 +422,33 @@ fn shared_positions(c: &SliceView, shared_min: u32) -> Vec<(usize, Vec<NextCount
         .map_init(Vec::new, |codes, &gi| {
             let (s, e) = (c.groups[gi] as usize, c.groups[gi + 1] as usize);
             codes.clear();
-            codes.extend(
-                c.occs[s..e]
-                    .iter()
-                    .map(|o| (o.next & NEXT_MOVE_MASK, (o.next >> NEXT_MOVE_BITS) as u8)),
-            );
-            codes.sort_unstable_by_key(|x| x.0);
-            let mut agg: Vec<NextCount> = Vec::new();
-            for &(code, winner) in codes.iter() {
-                if agg.last().is_none_or(|a| a.0 != code) {
-                    agg.push((code, [0; 3]));
-                }
-                if let Some((_, a)) = agg.last_mut() {
-                    a[0] += 1;
-                    a[1] += (winner == 1) as u32;
-                    a[2] += (winner == 2) as u32;
-                }
-            }
-            (gi, agg)
+            codes.extend(c.occs[s..e].iter().map(|o| split_next(o.next)));
+            (gi, next_counts(codes))
         })
         .collect()
+}
+
+/// [`Occ::next`] split into (move record, winner: 0 none, 1 Black, 2 White).
+pub(super) fn split_next(next: u16) -> (u16, u8) {
+    (next & NEXT_MOVE_MASK, (next >> NEXT_MOVE_BITS) as u8)
+}
+
+/// The next moves of a position from its occurrences' (move record, winner) (sorted
+/// here): by code, each with its count and the games won by each colour.
+pub(super) fn next_counts(codes: &mut [(u16, u8)]) -> Vec<NextCount> {
+    codes.sort_unstable_by_key(|x| x.0);
+    let mut agg: Vec<NextCount> = Vec::new();
+    for &(code, winner) in codes.iter() {
+        if agg.last().is_none_or(|a| a.0 != code) {
+            agg.push((code, [0; 3]));
+        }
+        if let Some((_, a)) = agg.last_mut() {
+            a[0] += 1;
+            a[1] += (winner == 1) as u32;
+            a[2] += (winner == 2) as u32;
+        }
+    }
+    agg
 }
 
 /// The shared positions' columns and their next moves.

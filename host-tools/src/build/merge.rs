@@ -7,7 +7,7 @@
 //! This is also how shards built on several machines combine into one index: build each
 //! shard anywhere (any job runner), then `kifudex merge shard1.kdx shard2.kdx ... -o all.kdx`.
 //!
-//! Cost: every stored game is replayed again (no SGF is parsed), in parallel, in chunks of
+//! Cost of a merge (and of an add by [`add_by_rebuild`]): every stored game is replayed again (no SGF is parsed), in parallel, in chunks of
 //! [`CHUNK`] games read back from the memory-mapped index as they are replayed: time
 //! proportional to all the games, not only the new ones; memory as a build of all of them
 //! (within `--memory`, [`super::spill`]).
@@ -20,6 +20,7 @@ use std::sync::Arc;
 
 use anyhow::{anyhow, bail, Result};
 use kifudex_core::index::Index;
+use kifudex_core::Event;
 
 use crate::mapped::IndexBytes;
 
@@ -82,9 +83,17 @@ pub fn stored_records(index: &Index) -> Vec<StoredRecord> {
 /// Game `id` of `index`, as the SGF reader would give it.
 pub fn stored_record(index: &Index, id: u32) -> Option<StoredRecord> {
     let g = index.game(id)?;
-    // (The stored date key, not one read again from the date, orders the game.)
-    let info = GameInfo::from_stored(&g);
-    let record = GameRecord {
+    Some(StoredRecord {
+        record: record_of(&g, index.events(id).collect())?,
+        date_key: g.date_key,
+    })
+}
+
+/// The record of a game of an index (its information as the SGF reader gives it) with
+/// `events` as its main line. (The stored date key, not one read again from the date,
+/// orders the game: the caller keeps it.)
+pub(super) fn record_of(g: &kifudex_core::index::Game<'_>, events: Vec<Event>) -> Option<GameRecord> {
+    Some(GameRecord {
         source: SourceRef {
             path: g.path.to_string(),
             member: (!g.member.is_empty()).then(|| g.member.to_string()),
@@ -93,14 +102,10 @@ pub fn stored_record(index: &Index, id: u32) -> Option<StoredRecord> {
         byte_offset: 0,
         size: g.size,
         encoding: "UTF-8",
-        info,
-        events: index.events(id).collect(),
+        info: GameInfo::from_stored(g),
+        events,
         end: None,
         warnings: Vec::new(),
-    };
-    Some(StoredRecord {
-        record,
-        date_key: g.date_key,
     })
 }
 
@@ -144,7 +149,7 @@ fn read_indexes(paths: &[PathBuf]) -> Result<(Vec<Input>, BuildOptions)> {
 
 /// Writes to `out` the index of the games of `indexes` then of `paths` (SGF files,
 /// archives, folders), as one build of all their inputs in that order would.
-fn combine(
+pub(super) fn combine(
     indexes: &[PathBuf],
     paths: &[PathBuf],
     out: &Path,
@@ -179,7 +184,18 @@ pub fn merge(indexes: &[PathBuf], out: &Path, keep_duplicates: bool) -> Result<B
 }
 
 /// Adds the games under `paths` to the index at `index` (rewritten atomically): the same
-/// index as one build of its inputs followed by `paths`.
+/// index as one build of its inputs followed by `paths`. Incrementally, in one pass over
+/// the old index ([`super::add`]), unless that cannot give the same bytes (then by a
+/// full rebuild, [`add_by_rebuild`]); the report says which.
 pub fn add(index: &Path, paths: &[PathBuf], keep_duplicates: bool) -> Result<BuildReport> {
+    super::add::add(index, paths, keep_duplicates)
+}
+
+/// [`add`] by rebuilding everything: every stored game replayed again with the new ones.
+pub fn add_by_rebuild(
+    index: &Path,
+    paths: &[PathBuf],
+    keep_duplicates: bool,
+) -> Result<BuildReport> {
     combine(&[index.to_path_buf()], paths, index, keep_duplicates)
 }

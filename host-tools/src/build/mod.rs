@@ -19,7 +19,8 @@
 //! | `gather.rs` | reading, parsing and replaying the inputs in parallel; ordering the games |
 //! | `replay.rs` | one game's main line replayed into moves, setup stones and occurrences |
 //! | `duplicates.rs` | games repeated in the inputs, left out |
-//! | `merge.rs` | adding games to an index, merging indexes |
+//! | `merge.rs` | merging indexes; adding games by a full rebuild |
+//! | `add/` | adding games to an index incrementally (one pass over the old index) |
 //! | `sort.rs` | the parallel bucket sort of the occurrences |
 //! | `verify.rs` | the exact collision check |
 //! | `index_file.rs`, `book_file.rs` | encoding through the core's record codecs |
@@ -27,6 +28,7 @@
 //! | `output.rs` | atomic output |
 //! | `report.rs` | what a build read, skipped and measured |
 
+mod add;
 pub(crate) mod bits;
 mod body;
 pub mod book_file;
@@ -54,7 +56,9 @@ use body::StreamBody;
 pub use body::Streamed;
 use gather::{prepare, Budget};
 use index_file::{IndexWriter, SliceView};
-pub use merge::{add, merge, stored_record, stored_records, StoredGames, StoredRecord};
+pub use merge::{
+    add, add_by_rebuild, merge, stored_record, stored_records, StoredGames, StoredRecord,
+};
 pub use output::write_atomically;
 use output::{persist, write_temporary};
 
@@ -252,7 +256,7 @@ pub fn collect_inputs(
     report: &mut BuildReport,
 ) -> Result<Collected> {
     let t0 = Instant::now();
-    prepare(inputs, skipped, opts, report, t0, None)?.sort_and_check(report, t0)
+    prepare(inputs, skipped, opts, report, t0, None, true)?.sort_and_check(report, t0)
 }
 
 /// A build worker's games among all: the number of its first game in the order the games
@@ -537,7 +541,7 @@ fn collect_and_encode<T: Send>(
 ) -> Result<(T, Vec<ReplayedGame>)> {
     let spill_dir = dir.map_or_else(std::env::temp_dir, Path::to_path_buf);
     let budget = (opts.profile == Profile::Desktop).then(|| Budget::new(opts.memory, &spill_dir));
-    let prepared = prepare(inputs, skipped, opts, report, t0, budget)?;
+    let prepared = prepare(inputs, skipped, opts, report, t0, budget, true)?;
     if opts.profile == Profile::Mcu || report.games_indexed == 0 {
         let collected = prepared.sort_and_check(report, t0)?;
         let file = encode(&collected, opts, report)?;

@@ -51,6 +51,9 @@ pub struct BuildReport {
     pub spilled_bytes: u64,
     /// Slices the spilled occurrences were sorted in.
     pub slices: u64,
+    /// `kifudex add`: how the games were added (incrementally, or by a full rebuild and
+    /// why), one line.
+    pub added: Option<String>,
     /// The move predictor of a book: what it holds, one line.
     pub predictor: Option<String>,
     /// Wall time.
@@ -129,6 +132,9 @@ impl BuildReport {
         use crate::present::numbers::{self as n, thousands};
         use std::fmt::Write;
         let mut s = String::new();
+        if let Some(a) = &self.added {
+            let _ = writeln!(s, "added:               {a}");
+        }
         let _ = writeln!(s, "files read:          {}", thousands(self.files as u64));
         for (k, n) in &self.skipped_inputs {
             let named = self.named(Outcome::Skipped, k);

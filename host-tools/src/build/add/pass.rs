@@ -1,0 +1,313 @@
+//! The one pass over the old index's occurrences: decoded slice by slice (in parallel),
+//! their move numbers shifted past the added games' moves, the placed new positions
+//! inserted (or merged into the old position they are, by move number), and each slice
+//! handed to the [`IndexWriter`] with its shared positions' next moves: an old shared
+//! position's from its stored row (plus the new occurrences' moves), a position that
+//! becomes shared from its old occurrences' moves.
+
+use anyhow::Result;
+use rayon::prelude::*;
+
+use super::super::index_file::{next_counts, split_next, IndexWriter, NextCount, SliceView};
+use super::super::Occ;
+use super::old::OldIndex;
+use super::place::NewPosition;
+
+/// Old move numbers to merged ones: the old games keep their order, the added games
+/// are inserted between them, so an old move moves up by the added moves before its game.
+pub(super) struct Shift {
+    /// Old move numbers from which a shift applies (increasing; the first is 0).
+    from: Vec<u64>,
+    /// The shift from each.
+    by: Vec<u64>,
+}
+
+impl Shift {
+    /// No shift yet.
+    pub fn new() -> Shift {
+        Shift {
+            from: vec![0],
+            by: vec![0],
+        }
+    }
+
+    /// From old move `from` on, old moves are `by` higher.
+    pub fn push(&mut self, from: u64, by: u64) {
+        if self.by.last() == Some(&by) {
+            return;
+        }
+        self.from.push(from);
+        self.by.push(by);
+    }
+
+    /// The merged number of old move `ply`.
+    pub fn apply(&self, ply: u64) -> u64 {
+        let k = self.from.partition_point(|&f| f <= ply).saturating_sub(1);
+        ply + self.by[k]
+    }
+}
+
+/// Where an output position's occurrences come from (for its next moves).
+#[derive(Copy, Clone)]
+enum Source {
+    /// An old position: its occurrences `start..end` in the old index.
+    Old(usize, usize),
+    /// A new position (index into the new positions).
+    New(usize),
+    /// An old position and the new one that is the same.
+    Both(usize, usize, usize),
+}
+
+/// The pass's inputs.
+pub(super) struct Pass<'a> {
+    /// The old index.
+    pub old: &'a OldIndex<'a>,
+    /// Its move numbers to the merged ones.
+    pub shift: &'a Shift,
+    /// The added occurrences (merged move numbers), by position.
+    pub new_occs: &'a [Occ],
+    /// The added positions, in key order, placed.
+    pub new: &'a [NewPosition],
+    /// Positions with at least this many occurrences are shared.
+    pub shared_min: u32,
+    /// Old occurrences per slice (about).
+    pub slice: usize,
+}
+
+impl Pass<'_> {
+    /// Writes every occurrence through `w`, slice by slice; returns the number of
+    /// positions with more than one occurrence (what the build's collision check counts).
+    pub fn run(&self, w: &mut IndexWriter) -> Result<u64> {
+        let n = self.old.occurrences() as usize;
+        let (mut a, mut j) = (0usize, 0usize);
+        let mut repeated = 0u64;
+        let mut decoded: Vec<Occ> = Vec::new();
+        loop {
+            let mut b = (a + self.slice.max(1)).min(n);
+            while b < n && !self.old.starts_position(b) {
+                b += 1;
+            }
+            let last = b == n;
+            let starts = self.decode(a..b, &mut decoded);
+            let j_end = if last {
+                self.new.len()
+            } else {
+                j + self.new[j..].partition_point(|p| p.at < b)
+            };
+            let (occs, groups, sources, r) =
+                self.assemble(a, b, &decoded, &starts, &self.new[j..j_end], j)?;
+            repeated += r;
+            let view = SliceView {
+                occs: &occs,
+                groups: &groups,
+            };
+            w.add_with(&view, || self.next_moves(&sources))?;
+            (a, j) = (b, j_end);
+            if last {
+                return Ok(repeated);
+            }
+        }
+    }
+
+    /// Decodes old occurrences `range` into `out` in parallel; returns their position
+    /// starts.
+    fn decode(&self, range: std::ops::Range<usize>, out: &mut Vec<Occ>) -> Vec<usize> {
+        const PIECE: usize = 1 << 16;
+        out.clear();
+        out.resize(range.len(), Occ::ZERO);
+        let base = range.start;
+        let end = range.end;
+        let starts: Vec<Vec<usize>> = out
+            .par_chunks_mut(PIECE)
+            .enumerate()
+            .map(|(k, piece)| {
+                let s = base + k * PIECE;
+                let e = (s + PIECE).min(end);
+                self.old.decode(s..e, piece, |p| self.shift.apply(p))
+            })
+            .collect();
+        starts.concat()
+    }
+
+    /// The slice of old occurrences `a..b` (`decoded`, positions starting at `starts`)
+    /// with the new positions `new` (the first is new position `j0`) put in: the
+    /// occurrences, the position starts (then the total), the sources of the positions
+    /// to be shared, and how many positions have more than one occurrence.
+    fn assemble(
+        &self,
+        a: usize,
+        b: usize,
+        decoded: &[Occ],
+        starts: &[usize],
+        new: &[NewPosition],
+        j0: usize,
+    ) -> Result<(Vec<Occ>, Vec<u32>, Vec<(usize, Source)>, u64)> {
+        let added: usize = new.iter().map(|p| p.occs.len()).sum();
+        let mut out = Assembled {
+            occs: Vec::with_capacity(decoded.len() + added),
+            groups: Vec::with_capacity(starts.len() + new.len() + 1),
+            sources: Vec::new(),
+            repeated: 0,
+            min: self.shared_min as usize,
+            next_old: 0,
+            copied: a,
+        };
+        let old = OldSlice {
+            index: self.old,
+            a,
+            b,
+            decoded,
+            starts,
+        };
+        for (k, p) in new.iter().enumerate() {
+            let at = p.at.clamp(out.copied, b);
+            out.copy_old(&old, at)?;
+            let mine = &self.new_occs[p.occs.clone()];
+            let gi = out.groups.len();
+            out.groups.push(out.occs.len() as u32);
+            let s = out.next_old;
+            if p.joins && starts.get(s) == Some(&at) {
+                // The old position and the new occurrences, by move number.
+                let (ps, pe) = (at, old.end_of(s));
+                let theirs = &decoded[ps - a..pe - a];
+                let (mut x, mut y) = (0, 0);
+                while x < theirs.len() || y < mine.len() {
+                    let take_old =
+                        y == mine.len() || (x < theirs.len() && theirs[x].ply < mine[y].ply);
+                    if take_old {
+                        out.occs.push(Occ {
+                            hi: p.hi,
+                            ..theirs[x]
+                        });
+                        x += 1;
+                    } else {
+                        out.occs.push(mine[y]);
+                        y += 1;
+                    }
+                }
+                if pe - ps + mine.len() >= out.min {
+                    out.sources.push((gi, Source::Both(ps, pe, j0 + k)));
+                }
+                out.repeated += 1;
+                out.next_old += 1;
+                out.copied = pe;
+            } else {
+                out.occs.extend_from_slice(mine);
+                if mine.len() >= out.min {
+                    out.sources.push((gi, Source::New(j0 + k)));
+                }
+                out.repeated += (mine.len() > 1) as u64;
+            }
+        }
+        out.copy_old(&old, b)?;
+        out.groups.push(out.occs.len() as u32);
+        Ok((out.occs, out.groups, out.sources, out.repeated))
+    }
+
+    /// The next moves of the slice's shared positions (`sources`: each with where its
+    /// occurrences come from), in parallel.
+    fn next_moves(&self, sources: &[(usize, Source)]) -> Vec<(usize, Vec<NextCount>)> {
+        sources
+            .par_iter()
+            .map(|&(gi, src)| {
+                let rows = match src {
+                    Source::Old(s, e) => self.old.next_moves(s, e),
+                    Source::New(j) => self.new_next(j),
+                    Source::Both(s, e, j) => add_rows(self.old.next_moves(s, e), self.new_next(j)),
+                };
+                (gi, rows)
+            })
+            .collect()
+    }
+
+    /// The next moves of new position `j`'s occurrences.
+    fn new_next(&self, j: usize) -> Vec<NextCount> {
+        let mut codes: Vec<(u16, u8)> = self.new_occs[self.new[j].occs.clone()]
+            .iter()
+            .map(|o| split_next(o.next))
+            .collect();
+        next_counts(&mut codes)
+    }
+}
+
+/// A slice of decoded old occurrences `a..b` with its position starts.
+struct OldSlice<'a> {
+    index: &'a OldIndex<'a>,
+    a: usize,
+    b: usize,
+    decoded: &'a [Occ],
+    starts: &'a [usize],
+}
+
+impl OldSlice<'_> {
+    /// The end of the old position `starts[s]`.
+    fn end_of(&self, s: usize) -> usize {
+        self.starts.get(s + 1).copied().unwrap_or(self.b)
+    }
+}
+
+/// A slice of the merged occurrences being assembled.
+struct Assembled {
+    occs: Vec<Occ>,
+    groups: Vec<u32>,
+    sources: Vec<(usize, Source)>,
+    /// Positions with more than one occurrence.
+    repeated: u64,
+    /// Positions of at least this many occurrences are shared.
+    min: usize,
+    /// The next old position not yet copied (index into the slice's starts).
+    next_old: usize,
+    /// The next old occurrence not yet copied.
+    copied: usize,
+}
+
+impl Assembled {
+    /// Copies the old positions from the last copied up to occurrence `until`.
+    /// A shared position's first occurrence gets its whole fingerprint (the shared table
+    /// keeps it; the old occurrences only carry their kept bits).
+    fn copy_old(&mut self, old: &OldSlice, until: usize) -> Result<()> {
+        let from = self.copied;
+        let mut shared = Vec::new();
+        while self.next_old < old.starts.len() && old.starts[self.next_old] < until {
+            let s = self.next_old;
+            let (ps, pe) = (old.starts[s], old.end_of(s));
+            let at = self.occs.len() + (ps - from);
+            if pe - ps >= self.min {
+                self.sources.push((self.groups.len(), Source::Old(ps, pe)));
+                shared.push((at, ps, pe));
+            }
+            self.repeated += (pe - ps > 1) as u64;
+            self.groups.push(at as u32);
+            self.next_old += 1;
+        }
+        self.occs
+            .extend_from_slice(&old.decoded[from - old.a..until - old.a]);
+        self.copied = until;
+        for (at, ps, pe) in shared {
+            self.occs[at].hi = old
+                .index
+                .fingerprint(ps, pe)
+                .ok_or_else(|| anyhow::anyhow!("occurrence {ps} of the index cannot be replayed"))?;
+        }
+        Ok(())
+    }
+}
+
+/// Two lists of next moves (each by code) added up, by code.
+fn add_rows(a: Vec<NextCount>, b: Vec<NextCount>) -> Vec<NextCount> {
+    let mut all = a;
+    all.extend(b);
+    all.sort_unstable_by_key(|r| r.0);
+    let mut out: Vec<NextCount> = Vec::with_capacity(all.len());
+    for (code, c) in all {
+        match out.last_mut() {
+            Some((last, sum)) if *last == code => {
+                for (s, v) in sum.iter_mut().zip(c) {
+                    *s = s.saturating_add(v);
+                }
+            }
+            _ => out.push((code, c)),
+        }
+    }
+    out
+}
