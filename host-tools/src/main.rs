@@ -124,6 +124,13 @@ enum Command {
         /// Keep games that repeat a game read earlier.
         #[arg(long)]
         keep_duplicates: bool,
+        /// Rebuild the whole index (replay every stored game) instead of adding the new
+        /// games in one pass over it; the same bytes either way.
+        #[arg(long)]
+        rebuild: bool,
+        /// Also print the time and resident memory at the end of each phase.
+        #[arg(long)]
+        timings: bool,
         /// No summary.
         #[arg(short, long)]
         quiet: bool,
@@ -805,11 +812,20 @@ fn run(cli: Cli) -> Result<ExitCode> {
             index,
             paths,
             keep_duplicates,
+            rebuild,
+            timings,
             quiet,
         } => {
-            let report = build::add(&index, &paths, keep_duplicates)?;
+            let report = if rebuild {
+                build::add_by_rebuild(&index, &paths, keep_duplicates)?
+            } else {
+                build::add(&index, &paths, keep_duplicates)?
+            };
             if !quiet {
                 eprintln!("{}", report.summary());
+            }
+            if timings {
+                eprint!("{}", report.phases_text());
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -360,7 +360,10 @@ pub(super) fn prepare(
         });
     }
     // The games are ordered while the sort's buffer is being prepared.
-    let (plan, ordered) = rayon::join(|| SortPlan::new(&sources), || order_games(rest, report, require_games));
+    let (plan, ordered) = rayon::join(
+        || SortPlan::new(&sources),
+        || order_games(rest, report, require_games),
+    );
     let (games, move_starts, renumbering) = ordered?;
     report.phase("gather", t0);
     Ok(Prepared {

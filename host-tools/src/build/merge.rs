@@ -92,7 +92,10 @@ pub fn stored_record(index: &Index, id: u32) -> Option<StoredRecord> {
 /// The record of a game of an index (its information as the SGF reader gives it) with
 /// `events` as its main line. (The stored date key, not one read again from the date,
 /// orders the game: the caller keeps it.)
-pub(super) fn record_of(g: &kifudex_core::index::Game<'_>, events: Vec<Event>) -> Option<GameRecord> {
+pub(super) fn record_of(
+    g: &kifudex_core::index::Game<'_>,
+    events: Vec<Event>,
+) -> Option<GameRecord> {
     Some(GameRecord {
         source: SourceRef {
             path: g.path.to_string(),
@@ -197,5 +200,7 @@ pub fn add_by_rebuild(
     paths: &[PathBuf],
     keep_duplicates: bool,
 ) -> Result<BuildReport> {
-    combine(&[index.to_path_buf()], paths, index, keep_duplicates)
+    let mut report = combine(&[index.to_path_buf()], paths, index, keep_duplicates)?;
+    report.added = Some("by a full rebuild (every stored game replayed)".into());
+    Ok(report)
 }

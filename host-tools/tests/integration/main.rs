@@ -7,6 +7,7 @@
 //! clone. Run one module with a filter, e.g. `cargo test --release -p kifudex --test
 //! integration bgo_answers::`.
 
+mod add;
 mod bgo_answers;
 mod cli_errors;
 mod corpus;

@@ -73,7 +73,12 @@ pub fn add(index: &Path, paths: &[PathBuf], keep_duplicates: bool) -> Result<Bui
     let mut report = BuildReport::default();
     let new = read_new(index, paths, &opts, &mut report, t0)?;
     let Some(new) = new else {
-        return rebuild(index, paths, keep_duplicates, "the new games exceed the memory budget");
+        return rebuild(
+            index,
+            paths,
+            keep_duplicates,
+            "the new games exceed the memory budget",
+        );
     };
     match add_incrementally(index, &bytes, new, &opts, &mut report, t0)
         .with_context(|| format!("{}", index.display()))?
@@ -169,12 +174,8 @@ fn add_incrementally(
             "the merged index keeps more fingerprint bits than the old one has",
         ));
     }
-    let (new_occs, mut positions) = place::new_positions(
-        &new_occs,
-        &new_groups,
-        &new_move_starts,
-        &merged.new_starts,
-    );
+    let (new_occs, mut positions) =
+        place::new_positions(&new_occs, &new_groups, &new_move_starts, &merged.new_starts);
     drop(new_groups);
     let collisions = place::place(&old, &mut positions)?;
     report.phase("place", t0);
@@ -204,7 +205,6 @@ fn add_incrementally(
     report.phase("pass", t0);
     report.occurrences = occurrences;
     let (tmp, len) = write_file(index, FileBytes::Streamed(file))?;
-    drop(old);
     output::persist(tmp, index)?;
     report.phase("write", t0);
     report.bytes = len;
@@ -289,11 +289,7 @@ struct Merged {
 
 /// Merges the new games (in their order, those `dropped` left out) into the old ones
 /// (in theirs): newest first, a tie kept in the order of reading (the old games first).
-fn merge_games(
-    old: Vec<ReplayedGame>,
-    new: Vec<ReplayedGame>,
-    dropped: &[bool],
-) -> Result<Merged> {
+fn merge_games(old: Vec<ReplayedGame>, new: Vec<ReplayedGame>, dropped: &[bool]) -> Result<Merged> {
     let mut new_starts = vec![None; new.len()];
     let mut games = Vec::with_capacity(old.len() + new.len());
     let mut move_starts = Vec::with_capacity(old.len() + new.len());

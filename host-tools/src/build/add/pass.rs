@@ -94,14 +94,13 @@ impl Pass<'_> {
             } else {
                 j + self.new[j..].partition_point(|p| p.at < b)
             };
-            let (occs, groups, sources, r) =
-                self.assemble(a, b, &decoded, &starts, &self.new[j..j_end], j)?;
-            repeated += r;
+            let out = self.assemble(a, b, &decoded, &starts, &self.new[j..j_end], j)?;
+            repeated += out.repeated;
             let view = SliceView {
-                occs: &occs,
-                groups: &groups,
+                occs: &out.occs,
+                groups: &out.groups,
             };
-            w.add_with(&view, || self.next_moves(&sources))?;
+            w.add_with(&view, || self.next_moves(&out.sources))?;
             (a, j) = (b, j_end);
             if last {
                 return Ok(repeated);
@@ -130,9 +129,7 @@ impl Pass<'_> {
     }
 
     /// The slice of old occurrences `a..b` (`decoded`, positions starting at `starts`)
-    /// with the new positions `new` (the first is new position `j0`) put in: the
-    /// occurrences, the position starts (then the total), the sources of the positions
-    /// to be shared, and how many positions have more than one occurrence.
+    /// with the new positions `new` (the first is new position `j0`) put in.
     fn assemble(
         &self,
         a: usize,
@@ -141,7 +138,7 @@ impl Pass<'_> {
         starts: &[usize],
         new: &[NewPosition],
         j0: usize,
-    ) -> Result<(Vec<Occ>, Vec<u32>, Vec<(usize, Source)>, u64)> {
+    ) -> Result<Assembled> {
         let added: usize = new.iter().map(|p| p.occs.len()).sum();
         let mut out = Assembled {
             occs: Vec::with_capacity(decoded.len() + added),
@@ -201,7 +198,7 @@ impl Pass<'_> {
         }
         out.copy_old(&old, b)?;
         out.groups.push(out.occs.len() as u32);
-        Ok((out.occs, out.groups, out.sources, out.repeated))
+        Ok(out)
     }
 
     /// The next moves of the slice's shared positions (`sources`: each with where its
@@ -249,7 +246,9 @@ impl OldSlice<'_> {
 /// A slice of the merged occurrences being assembled.
 struct Assembled {
     occs: Vec<Occ>,
+    /// Where each position starts in `occs` (then the total, once assembled).
     groups: Vec<u32>,
+    /// The positions to be shared (by number) and where their occurrences come from.
     sources: Vec<(usize, Source)>,
     /// Positions with more than one occurrence.
     repeated: u64,
@@ -284,10 +283,9 @@ impl Assembled {
             .extend_from_slice(&old.decoded[from - old.a..until - old.a]);
         self.copied = until;
         for (at, ps, pe) in shared {
-            self.occs[at].hi = old
-                .index
-                .fingerprint(ps, pe)
-                .ok_or_else(|| anyhow::anyhow!("occurrence {ps} of the index cannot be replayed"))?;
+            self.occs[at].hi = old.index.fingerprint(ps, pe).ok_or_else(|| {
+                anyhow::anyhow!("occurrence {ps} of the index cannot be replayed")
+            })?;
         }
         Ok(())
     }
