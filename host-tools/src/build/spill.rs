@@ -18,8 +18,7 @@
 //! A spilled occurrence is a [`RECORD`]-byte little-endian record: key high and low
 //! halves, check value (8 bytes each), the game's number among its build worker's games
 //! (4 bytes), the worker's number times 8 plus the orientation (4 bytes), the next move
-//! and winner ([`Occ::next`], 2 bytes), the move's number in its game (2 bytes), 4 zero
-//! bytes.
+//! and winner ([`Occ::next`], 2 bytes), the move's number in its game (2 bytes).
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
@@ -37,7 +36,7 @@ const PART_BITS: u32 = 8;
 /// Partitions per level.
 pub(super) const PARTS: usize = 1 << PART_BITS;
 /// Bytes of a spilled occurrence.
-pub(super) const RECORD: usize = 40;
+pub(super) const RECORD: usize = 36;
 /// Bytes a worker buffers per partition before writing them.
 const BUFFER: usize = 32 << 10;
 
