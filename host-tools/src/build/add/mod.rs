@@ -145,7 +145,7 @@ fn add_incrementally(
     t0: Instant,
 ) -> Result<Added> {
     let old = OldIndex::open(bytes)?;
-    report.phase("verify", t0);
+    report.phase("open", t0);
     let old_games = old.games(opts.max_moves.unwrap_or(u32::MAX))?;
     report.phase("read", t0);
     let Collected {
@@ -164,6 +164,7 @@ fn add_incrementally(
         .filter(|(_, &d)| !d)
         .map(|(g, _)| g.indexed as u64)
         .sum();
+    report.phase("dups", t0);
     let merged = merge_games(old_games, new_games, &dropped)?;
     let total_moves = *merged.move_starts.last().unwrap_or(&0) as u64
         + merged.games.last().map_or(0, |g| g.moves.len() as u64);
@@ -177,6 +178,7 @@ fn add_incrementally(
     let (new_occs, mut positions) =
         place::new_positions(&new_occs, &new_groups, &new_move_starts, &merged.new_starts);
     drop(new_groups);
+    report.phase("order", t0);
     let collisions = place::place(&old, &mut positions)?;
     report.phase("place", t0);
     if collisions > 0 {
@@ -190,6 +192,7 @@ fn add_incrementally(
     report.games_indexed = merged.games.iter().filter(|g| g.indexed > 0).count();
     report.games_without_moves = merged.games.iter().filter(|g| g.moves.is_empty()).count();
     let games_part = index_file::encode_games(&merged.games, &merged.move_starts);
+    report.phase("games", t0);
     let body = StreamBody::in_file(&output::folder(index))?;
     let mut w = IndexWriter::new(body, games_part, merged.games.len(), occurrences, opts)?;
     let pass = Pass {
@@ -321,6 +324,7 @@ fn merge_games(old: Vec<ReplayedGame>, new: Vec<ReplayedGame>, dropped: &[bool])
         games.push(n);
     }
     u32::try_from(total).context("more than 4 billion moves")?;
+    shift.finish(old_total);
     Ok(Merged {
         games,
         move_starts,

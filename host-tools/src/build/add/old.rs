@@ -186,32 +186,42 @@ impl<'a> OldIndex<'a> {
         starts
     }
 
-    /// The shared row of the position whose occurrences are `start..end`, if it has one.
-    fn shared_row(&self, start: usize, end: usize) -> Option<usize> {
+    /// The first shared row whose position starts at or after occurrence `start`.
+    pub fn first_shared_row(&self, start: usize) -> usize {
         let n = self.shared_starts.len();
-        let r = self
-            .shared_starts
-            .partition_point(0, n, |s| s < start as u64);
+        self.shared_starts
+            .partition_point(0, n, |s| s < start as u64)
+    }
+
+    /// The shared row of the position whose occurrences are `start..end`, if it has one;
+    /// `cursor` is a shared row at or before it (positions are visited in order: it moves
+    /// on).
+    pub fn shared_row(&self, cursor: &mut usize, start: usize, end: usize) -> Option<usize> {
+        let n = self.shared_starts.len();
+        while *cursor < n && self.shared_starts.at(*cursor) < start as u64 {
+            *cursor += 1;
+        }
+        let r = *cursor;
         (r < n
             && self.shared_starts.at(r) == start as u64
             && self.shared_counts.at(r) == (end - start) as u64)
             .then_some(r)
     }
 
-    /// The whole fingerprint of the position whose occurrences are `start..end`: from its
-    /// shared row if it has one, else by replaying its first occurrence.
-    pub fn fingerprint(&self, start: usize, end: usize) -> Option<u64> {
-        match self.shared_row(start, end) {
+    /// The whole fingerprint of the old position starting at occurrence `start`: from its
+    /// shared row `row` if it has one, else by replaying its first occurrence.
+    pub fn fingerprint(&self, start: usize, row: Option<usize>) -> Option<u64> {
+        match row {
             Some(r) => self.shared_keys.get(r),
             None => self.key_at(start).map(|(k, _)| (k >> 64) as u64),
         }
     }
 
     /// The next moves of the position whose occurrences are `start..end`: from its shared
-    /// row if it has one, else from each occurrence's next move (mapped through its
+    /// row `row` if it has one, else from each occurrence's next move (mapped through its
     /// orientation, with its game's winner).
-    pub fn next_moves(&self, start: usize, end: usize) -> Vec<NextCount> {
-        if let Some(r) = self.shared_row(start, end) {
+    pub fn next_moves(&self, start: usize, end: usize, row: Option<usize>) -> Vec<NextCount> {
+        if let Some(r) = row {
             let layout = self.header.next_layout();
             let (a, b) = (self.shared_next.at(r), self.shared_next.at(r + 1));
             return (a as usize..b as usize)

@@ -20,18 +20,25 @@ pub(super) struct Shift {
     from: Vec<u64>,
     /// The shift from each.
     by: Vec<u64>,
+    /// For every block of [`Shift::BLOCK`] old moves, the last `from` at or before its
+    /// start (so a lookup scans a few entries, not the whole list).
+    blocks: Vec<u32>,
 }
 
 impl Shift {
+    /// Old moves per entry of [`Shift::blocks`] (as a power of 2).
+    const BLOCK: u32 = 12;
+
     /// No shift yet.
     pub fn new() -> Shift {
         Shift {
             from: vec![0],
             by: vec![0],
+            blocks: Vec::new(),
         }
     }
 
-    /// From old move `from` on, old moves are `by` higher.
+    /// From old move `from` on, old moves are `by` higher (`from` not decreasing).
     pub fn push(&mut self, from: u64, by: u64) {
         if self.by.last() == Some(&by) {
             return;
@@ -40,9 +47,30 @@ impl Shift {
         self.by.push(by);
     }
 
+    /// Prepares the lookup for old move numbers below `moves`.
+    pub fn finish(&mut self, moves: u64) {
+        let n = (moves >> Shift::BLOCK) as usize + 1;
+        let mut k = 0usize;
+        self.blocks = (0..n)
+            .map(|b| {
+                let start = (b as u64) << Shift::BLOCK;
+                while self.from.get(k + 1).is_some_and(|&f| f <= start) {
+                    k += 1;
+                }
+                k as u32
+            })
+            .collect();
+    }
+
     /// The merged number of old move `ply`.
     pub fn apply(&self, ply: u64) -> u64 {
-        let k = self.from.partition_point(|&f| f <= ply).saturating_sub(1);
+        let mut k = match self.blocks.get((ply >> Shift::BLOCK) as usize) {
+            Some(&k) => k as usize,
+            None => self.from.partition_point(|&f| f <= ply).saturating_sub(1),
+        };
+        while self.from.get(k + 1).is_some_and(|&f| f <= ply) {
+            k += 1;
+        }
         ply + self.by[k]
     }
 }
@@ -50,12 +78,12 @@ impl Shift {
 /// Where an output position's occurrences come from (for its next moves).
 #[derive(Copy, Clone)]
 enum Source {
-    /// An old position: its occurrences `start..end` in the old index.
-    Old(usize, usize),
+    /// An old position: its occurrences `start..end` in the old index, its shared row.
+    Old(usize, usize, Option<usize>),
     /// A new position (index into the new positions).
     New(usize),
-    /// An old position and the new one that is the same.
-    Both(usize, usize, usize),
+    /// An old position (as [`Source::Old`]) and the new one that is the same.
+    Both(usize, usize, Option<usize>, usize),
 }
 
 /// The pass's inputs.
@@ -148,6 +176,7 @@ impl Pass<'_> {
             min: self.shared_min as usize,
             next_old: 0,
             copied: a,
+            shared_row: self.old.first_shared_row(a),
         };
         let old = OldSlice {
             index: self.old,
@@ -183,7 +212,8 @@ impl Pass<'_> {
                     }
                 }
                 if pe - ps + mine.len() >= out.min {
-                    out.sources.push((gi, Source::Both(ps, pe, j0 + k)));
+                    let row = self.old.shared_row(&mut out.shared_row, ps, pe);
+                    out.sources.push((gi, Source::Both(ps, pe, row, j0 + k)));
                 }
                 out.repeated += 1;
                 out.next_old += 1;
@@ -208,9 +238,11 @@ impl Pass<'_> {
             .par_iter()
             .map(|&(gi, src)| {
                 let rows = match src {
-                    Source::Old(s, e) => self.old.next_moves(s, e),
+                    Source::Old(s, e, row) => self.old.next_moves(s, e, row),
                     Source::New(j) => self.new_next(j),
-                    Source::Both(s, e, j) => add_rows(self.old.next_moves(s, e), self.new_next(j)),
+                    Source::Both(s, e, row, j) => {
+                        add_rows(self.old.next_moves(s, e, row), self.new_next(j))
+                    }
                 };
                 (gi, rows)
             })
@@ -258,6 +290,8 @@ struct Assembled {
     next_old: usize,
     /// The next old occurrence not yet copied.
     copied: usize,
+    /// A shared row of the old index at or before the next old position.
+    shared_row: usize,
 }
 
 impl Assembled {
@@ -272,8 +306,10 @@ impl Assembled {
             let (ps, pe) = (old.starts[s], old.end_of(s));
             let at = self.occs.len() + (ps - from);
             if pe - ps >= self.min {
-                self.sources.push((self.groups.len(), Source::Old(ps, pe)));
-                shared.push((at, ps, pe));
+                let row = old.index.shared_row(&mut self.shared_row, ps, pe);
+                self.sources
+                    .push((self.groups.len(), Source::Old(ps, pe, row)));
+                shared.push((at, ps, row));
             }
             self.repeated += (pe - ps > 1) as u64;
             self.groups.push(at as u32);
@@ -308,4 +344,31 @@ fn add_rows(a: Vec<NextCount>, b: Vec<NextCount>) -> Vec<NextCount> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The block table gives what a search of the whole list gives, at every boundary.
+    #[test]
+    fn shifts_match_a_plain_search() {
+        let mut s = Shift::new();
+        let steps = [(0u64, 3u64), (5, 7), (5, 9), (4096, 10), (4097, 20), (20000, 21)];
+        for &(from, by) in &steps {
+            s.push(from, by);
+        }
+        s.finish(30000);
+        for ply in (0..30000).chain([4095, 4096, 4097, 8191, 8192]) {
+            let want = steps
+                .iter()
+                .filter(|&&(f, _)| f <= ply)
+                .map(|&(_, b)| b)
+                .max()
+                .unwrap_or(0);
+            assert_eq!(s.apply(ply), ply + want, "{ply}");
+        }
+        // Past the table: still right.
+        assert_eq!(s.apply(1 << 20), (1 << 20) + 21);
+    }
 }
