@@ -244,3 +244,28 @@ fn an_index_with_duplicates_rebuilds() {
     let a = add_and_compare_with(&old, &nine(&["Misc"]), false, true);
     assert!(a.report.added.unwrap().contains("duplicate"));
 }
+
+/// A damaged old index (one byte of its occurrences changed, so its body's checksum no
+/// longer matches) is refused with its name, and left as it was: nothing of it goes into
+/// a new index unnoticed.
+#[test]
+fn a_damaged_index_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = dir.path().join("old.kdx");
+    let mut bytes = build_to(&nine(&["NHK"]), &index, false);
+    let h = Index::open(&bytes).unwrap().header().clone();
+    let body_start = bytes.len()
+        - Container::open_structure(&bytes, Kind::Index)
+            .unwrap()
+            .body
+            .len();
+    bytes[body_start + h.occurrences_section.offset as usize + 3] ^= 0x10;
+    std::fs::write(&index, &bytes).unwrap();
+    let err = add(&index, &nine(&["Misc"]), false).unwrap_err();
+    let text = format!("{err:#}");
+    assert!(
+        text.contains("old.kdx") && text.contains("not a valid index"),
+        "{text}"
+    );
+    assert_eq!(std::fs::read(&index).unwrap(), bytes);
+}

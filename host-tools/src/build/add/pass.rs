@@ -354,7 +354,14 @@ mod tests {
     #[test]
     fn shifts_match_a_plain_search() {
         let mut s = Shift::new();
-        let steps = [(0u64, 3u64), (5, 7), (5, 9), (4096, 10), (4097, 20), (20000, 21)];
+        let steps = [
+            (0u64, 3u64),
+            (5, 7),
+            (5, 9),
+            (4096, 10),
+            (4097, 20),
+            (20000, 21),
+        ];
         for &(from, by) in &steps {
             s.push(from, by);
         }
