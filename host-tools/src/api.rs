@@ -23,13 +23,12 @@ use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use crate::games::{self, GameFilter, GameList, Page};
-use crate::pattern::{self, PatternData, PatternRequest};
+use crate::pattern::{self, PatternRequest};
 use crate::present::{self, color_letter};
 use crate::sgf::{self, Event, GameInfo};
 use kifudex_core::book::Book;
 use kifudex_core::pattern::PatternIndex;
 use kifudex_core::predict::{best, Analysis, History, Predictor};
-use std::sync::OnceLock;
 
 /// One move played on a query position, with the stones it removed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -752,9 +751,6 @@ pub fn pattern_games(
 pub struct IndexBackend {
     index: Index<'static>,
     label: String,
-    /// The pattern-search data, computed on first use (or by [`IndexBackend::patterns`]
-    /// ahead of it) and kept for the life of the process.
-    patterns: OnceLock<Result<PatternIndex<'static>, String>>,
     /// The move predictor of a book (`kifudex serve --book`), if one was given.
     predictor: Option<&'static Predictor<'static>>,
 }
@@ -770,7 +766,6 @@ impl IndexBackend {
         Ok(IndexBackend {
             index,
             label,
-            patterns: OnceLock::new(),
             predictor: None,
         })
     }
@@ -793,22 +788,10 @@ impl IndexBackend {
         Ok(self)
     }
 
-    /// The pattern-search data of the index ([`PatternData::compute`]: one replay of every
-    /// game), computed once; the data is leaked on purpose, as the index's bytes are.
+    /// The pattern-search data of the index (its sections, read in place:
+    /// [`Index::pattern`]).
     pub fn patterns(&self) -> Result<&PatternIndex<'static>, ApiError> {
-        self.patterns
-            .get_or_init(|| {
-                let data: &'static PatternData =
-                    Box::leak(Box::new(PatternData::compute(&self.index)));
-                data.open(&self.index).map_err(|e| format!("{e:#}"))
-            })
-            .as_ref()
-            .map_err(|e| {
-                ApiError::new(
-                    kifudex_web::ErrorKind::Internal,
-                    format!("pattern search is not available: {e}"),
-                )
-            })
+        Ok(self.index.pattern())
     }
 
     /// The index.

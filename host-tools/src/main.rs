@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use kifudex::api::{self, IndexBackend};
 use kifudex::build::{self, BuildOptions, Profile};
 use kifudex::games::{GameFilter, Page};
-use kifudex::pattern::{self, PatternData, PatternRequest};
+use kifudex::pattern::{self, PatternRequest};
 use kifudex::predict::TrainOptions;
 use kifudex::present::text;
 use kifudex::{open_index_file, print_stdout, IndexBytes};
@@ -637,19 +637,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     },
                     Err(e) => return Ok(usage_error(e)),
                 };
-                let data = PatternData::compute(&index);
-                let pidx = data.open(&index)?;
+                let pidx = index.pattern();
                 let page = Page {
                     limit: a.limit,
                     offset: a.offset,
                 };
                 if a.json {
-                    let v = pattern::games_json(&index, &pidx, &req, page);
+                    let v = pattern::games_json(&index, pidx, &req, page);
                     print_stdout(&format!("{v}\n"))?;
                 } else {
                     let (list, matching) = pattern::search::games_with_hits(
                         &index,
-                        &pidx,
+                        pidx,
                         &req,
                         page.offset,
                         page.limit,
@@ -706,11 +705,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 );
             }
             let backend = std::sync::Arc::new(backend);
-            // The pattern-search data, computed while the first pages load.
-            let warm = backend.clone();
-            std::thread::spawn(move || {
-                let _ = warm.patterns();
-            });
             let server =
                 kifudex_web::RunningServer::start(addr, backend, kifudex_web::Limits::default())
                     .with_context(|| format!("cannot listen on {addr}"))?;
@@ -874,12 +868,9 @@ fn pattern_command(a: PatternArgs) -> Result<ExitCode> {
     let (bytes, label) = load_index(a.index.as_deref())?;
     let index = open(&bytes, &label)?;
     let t_open = t0.elapsed();
-    let t1 = Instant::now();
-    let data = PatternData::compute(&index);
-    let pidx = data.open(&index)?;
-    let t_data = t1.elapsed();
+    let pidx = index.pattern();
     if let Some(dest) = &a.export {
-        let n = pattern::export::export_games(&index, &pidx, &req, dest)?;
+        let n = pattern::export::export_games(&index, pidx, &req, dest)?;
         print_stdout(&format!("{n} games written to {}\n", dest.display()))?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -889,7 +880,7 @@ fn pattern_command(a: PatternArgs) -> Result<ExitCode> {
     let cpu0 = cpu_time();
     for _ in 0..a.repeat.max(1) {
         let t = Instant::now();
-        report = Some(pattern::search(&index, &pidx, &req));
+        report = Some(pattern::search(&index, pidx, &req));
         times.push(t.elapsed());
     }
     let cpu = cpu0.zip(cpu_time()).map(|(a, b)| b.saturating_sub(a));
@@ -897,7 +888,7 @@ fn pattern_command(a: PatternArgs) -> Result<ExitCode> {
     let out = if a.hits {
         let list = pattern::search::hits_page(
             &index,
-            &pidx,
+            pidx,
             &req,
             Page {
                 limit: a.limit,
@@ -929,13 +920,13 @@ fn pattern_command(a: PatternArgs) -> Result<ExitCode> {
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         let games = index.game_count().max(1) as f64;
         eprintln!("open index:    {:9.3} ms", ms(t_open));
-        let h = &data.header;
+        let h = &index.header().pattern;
+        let len = h.blocks.len + h.corners.len + h.removals.len + h.removal_starts.len;
         eprintln!(
-            "pattern data:  {:9.3} ms  ({} bytes, {:.1} bytes/game: blocks {}, corner logs {}, \
+            "pattern data:  in the index ({} bytes, {:.1} bytes/game: blocks {}, corner logs {}, \
              removals {} ({} stones) and their starts {}; {} threads)",
-            ms(t_data),
-            data.len(),
-            data.len() as f64 / games,
+            len,
+            len as f64 / games,
             h.blocks.len,
             h.corners.len,
             h.removals.len,

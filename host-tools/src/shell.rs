@@ -24,7 +24,7 @@ use kifudex_core::{Color, Move, Transform};
 
 use crate::games::{GameFilter, Page};
 use crate::input::Source;
-use crate::pattern::{self, PatternData, PatternRequest};
+use crate::pattern::{self, PatternRequest};
 use crate::predict::suggest::predictions;
 use crate::present::{color_letter, result_text, text};
 use crate::session::{GameView, PlayBoard, Session};
@@ -130,11 +130,10 @@ impl Default for ShellState {
 }
 
 /// The shell's state over one index: a session, the letters shown, the last game list, the
-/// current folder, and the index's pattern data once a pattern search needed it.
+/// current folder.
 pub struct Shell<'a> {
     session: Session<'a>,
     marks: usize,
-    patterns: Option<PatternData>,
     predictor: Option<&'a Predictor<'a>>,
     /// The last `games` list: each game's id and the moves played before the position.
     listed: Vec<(u32, u32)>,
@@ -158,7 +157,6 @@ impl<'a> Shell<'a> {
         Shell {
             session,
             marks: state.marks,
-            patterns: None,
             predictor: None,
             listed: Vec::new(),
             cwd: state.cwd,
@@ -683,11 +681,7 @@ impl Shell<'_> {
             ..req
         };
         let index = self.session.index();
-        let data = self
-            .patterns
-            .get_or_insert_with(|| PatternData::compute(index));
-        let pidx = data.open(index).map_err(|e| format!("{e:#}"))?;
-        let report = pattern::search(index, &pidx, &req);
+        let report = pattern::search(index, index.pattern(), &req);
         Ok(pattern::text::report(&req.query(), &report, self.marks, 20))
     }
 }

@@ -25,6 +25,10 @@
 //!   `shared_min` occurrences, sorted by fingerprint ([`SharedRow`]).
 //! - `next`, `next_black`, `next_white`: the shared positions' next moves in canonical
 //!   orientation ([`NextLayout`]).
+//! - the pattern search's `blocks`, `corners`, `removals`, `removal_starts`
+//!   ([`crate::pattern::accel`], header [`crate::pattern::PatternHeader`]): per game,
+//!   the points that ever held a stone, the first changes of its corners, the stones its
+//!   moves removed ([`Index::pattern`]).
 //!
 //! **Open and verify.** [`Index::open`] checks the structure only (the header, every
 //! section's bounds, widths and record counts against the header's counts), in time
@@ -57,6 +61,7 @@ pub use records::{
 };
 
 use crate::format::{Container, FormatError, Kind, Packed, Rows};
+use crate::pattern::PatternIndex;
 use crate::stored::{SetupRecord, MOVE_BITS};
 
 /// An index whose structure is checked, read in place from the file's bytes (a slice or
@@ -80,6 +85,8 @@ pub struct Index<'a> {
     next: Packed<'a>,
     next_black: Packed<'a>,
     next_white: Packed<'a>,
+    /// The pattern search's sections.
+    pattern: PatternIndex<'a>,
     /// The container, for the body's checksum ([`Index::verify`]).
     body_check: Container<'a>,
 }
@@ -156,6 +163,7 @@ impl<'a> Index<'a> {
             next: h.next.packed(body)?,
             next_black: h.next_black.packed(body)?,
             next_white: h.next_white.packed(body)?,
+            pattern: PatternIndex::open_structure(&h.pattern, body, h.games as u32)?,
             body_check: c,
             header,
         };
@@ -200,5 +208,11 @@ impl<'a> Index<'a> {
     /// Number of games.
     pub fn game_count(&self) -> u32 {
         self.games.len() as u32
+    }
+
+    /// The pattern search's data (its structure checked at open, its records by
+    /// [`Index::verify`]).
+    pub fn pattern(&self) -> &PatternIndex<'a> {
+        &self.pattern
     }
 }

@@ -4,6 +4,8 @@
 
 use super::Index;
 use crate::format::{FormatError, Packed};
+use crate::pattern::summary::{summarize, PackedSummary};
+use crate::stored::StoredGame;
 use crate::stored::{decode_move, SetupRecord};
 
 /// Whether `col` starts at 0, never decreases and ends at `total`.
@@ -21,7 +23,31 @@ impl Index<'_> {
         self.validate_strings()?;
         self.validate_games()?;
         self.validate_occurrences()?;
-        self.validate_shared()
+        self.validate_shared()?;
+        self.validate_pattern()
+    }
+
+    /// The pattern search's sections: every record readable and in range
+    /// ([`crate::pattern::PatternIndex::validate`]), and each game's block bits, corner
+    /// records and removals exactly what one replay of its stored game gives
+    /// ([`summarize`]): the data a search trusts is the data of the games.
+    fn validate_pattern(&self) -> Result<(), FormatError> {
+        let pi = &self.pattern;
+        pi.validate(|g| self.stored_game(g).map(|sg| sg.move_count()))?;
+        for g in 0..self.game_count() {
+            let (Some(game), Some(info)) = (self.stored_game(g), self.game(g)) else {
+                return Err(FormatError::BadRecord);
+            };
+            let mut stored = pi.removals_of(g);
+            let mut same = true;
+            let s = summarize(&game, info.winner, |n, p| {
+                same &= stored.next() == Some((n, p));
+            });
+            if !same || stored.next().is_some() || PackedSummary::from(&s) != pi.packed_summary(g) {
+                return Err(FormatError::BadRecord);
+            }
+        }
+        Ok(())
     }
 
     /// Strings: monotonic offsets within the pool, valid UTF-8.

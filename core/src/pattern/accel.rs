@@ -35,7 +35,7 @@ use super::corner::{
 use super::plan::{Pair, ScanPlan, Strategy};
 use super::query::PatternQuery;
 use super::scan::{scan_game, scan_game_from, Candidates, Continuation, GameSource, Hit, Resume};
-use super::summary::GameSummary;
+use super::summary::{GameSummary, PackedSummary};
 
 /// Games per block.
 pub const BLOCK_GAMES: usize = 64;
@@ -72,7 +72,7 @@ pub struct PatternHeader {
 
 /// Writes the block of `games` (at most [`BLOCK_GAMES`]) into `out` ([`BLOCK_BYTES`]
 /// bytes). Returns `false` (writing nothing) for other lengths.
-pub fn encode_block(games: &[GameSummary], out: &mut [u8]) -> bool {
+pub fn encode_block(games: &[PackedSummary], out: &mut [u8]) -> bool {
     if games.len() > BLOCK_GAMES || out.len() != BLOCK_BYTES {
         return false;
     }
@@ -130,6 +130,21 @@ impl<'a> PatternIndex<'a> {
         games: u32,
         move_count: impl Fn(u32) -> Option<u32>,
     ) -> Result<PatternIndex<'a>, FormatError> {
+        let pi = PatternIndex::open_structure(header, body, games)?;
+        pi.validate(move_count)?;
+        Ok(pi)
+    }
+
+    /// Reads the data described by `header` in `body` for `games` games, checking in
+    /// constant time what a read relies on: the version, every section's bounds, width and
+    /// record count, and the ends of the removals' offset column. Every read is clamped
+    /// to its section, so a damaged record gives wrong answers, never a panic;
+    /// [`PatternIndex::validate`] checks the records.
+    pub fn open_structure(
+        header: &PatternHeader,
+        body: &'a [u8],
+        games: u32,
+    ) -> Result<PatternIndex<'a>, FormatError> {
         if header.version != PATTERN_DATA_VERSION {
             return Err(FormatError::UnsupportedVersion);
         }
@@ -141,6 +156,7 @@ impl<'a> PatternIndex<'a> {
             || header.corners.count != games as u64
             || header.removals.width_bits != REMOVAL_BITS
             || header.removal_starts.count != games as u64 + 1
+            || header.removal_starts.width_bits == 0
         {
             return Err(FormatError::BadHeader);
         }
@@ -161,11 +177,16 @@ impl<'a> PatternIndex<'a> {
             removals: header.removals.packed(body)?,
             starts: header.removal_starts.packed(body)?,
         };
-        pi.validate(move_count)?;
+        if pi.starts.at(0) != 0 || pi.starts.at(games as usize) != pi.removals.len() as u64 {
+            return Err(FormatError::BadRecord);
+        }
         Ok(pi)
     }
 
-    fn validate(&self, move_count: impl Fn(u32) -> Option<u32>) -> Result<(), FormatError> {
+    /// Checks every record: bits of games past the last are zero, every corner record
+    /// reads back, the removal starts never decrease, every removal names a point and a
+    /// move of its game (`move_count`), in move order.
+    pub fn validate(&self, move_count: impl Fn(u32) -> Option<u32>) -> Result<(), FormatError> {
         let bad = Err(FormatError::BadRecord);
         // Bits of games past the last one are zero.
         let tail = self.games as usize % BLOCK_GAMES;
@@ -205,6 +226,12 @@ impl<'a> PatternIndex<'a> {
         Ok(())
     }
 
+    /// Game `id`'s corner records, bytes as stored.
+    pub fn corner_bytes(&self, id: u32) -> Option<&'a [u8]> {
+        let at = id as usize * GAME_CORNER_BYTES;
+        self.corners.get(at..at + GAME_CORNER_BYTES)
+    }
+
     /// Number of games.
     pub fn game_count(&self) -> u32 {
         self.games
@@ -233,8 +260,34 @@ impl<'a> PatternIndex<'a> {
         self.word(block, WORD_SEARCHED)
     }
 
-    /// Game `id`'s summary, read back from its block.
+    /// Game `id`'s summary, read back from its block and its corner records.
     pub fn summary(&self, id: u32) -> GameSummary {
+        let mut s = self.block_summary(id);
+        for (c, log) in s.corners.iter_mut().enumerate() {
+            *log = self.corner(id, c).unwrap_or_default();
+        }
+        s
+    }
+
+    /// Game `id`'s summary as stored: its block bits and its corner records' bytes (all
+    /// zero past the section).
+    pub fn packed_summary(&self, id: u32) -> PackedSummary {
+        let s = self.block_summary(id);
+        let mut corners = [0u8; GAME_CORNER_BYTES];
+        if let Some(b) = self.corner_bytes(id) {
+            corners.copy_from_slice(b);
+        }
+        PackedSummary {
+            searched: s.searched,
+            winner: s.winner,
+            ever_black: s.ever_black,
+            ever_white: s.ever_white,
+            corners,
+        }
+    }
+
+    /// Game `id`'s summary from its block's bits alone (no corner logs).
+    fn block_summary(&self, id: u32) -> GameSummary {
         let (b, g) = (id as usize / BLOCK_GAMES, id as usize % BLOCK_GAMES);
         let bit = |i: usize| self.word(b, i) >> g & 1 == 1;
         let mut s = GameSummary {
@@ -257,9 +310,6 @@ impl<'a> PatternIndex<'a> {
                     s.ever_white.insert(p);
                 }
             }
-        }
-        for (c, log) in s.corners.iter_mut().enumerate() {
-            *log = self.corner(id, c).unwrap_or_default();
         }
         s
     }
@@ -302,8 +352,10 @@ impl<'a> PatternIndex<'a> {
     }
 
     fn removal_range(&self, id: u32) -> Range<usize> {
-        let s = self.starts.at(id as usize) as usize;
-        let e = self.starts.at(id as usize + 1) as usize;
+        // Clamped to the section: damaged starts give wrong removals, never a long loop.
+        let n = self.removals.len() as u64;
+        let s = self.starts.at(id as usize).min(n) as usize;
+        let e = self.starts.at(id as usize + 1).min(n) as usize;
         s..e.max(s)
     }
 

@@ -9,7 +9,7 @@
 //!   after them (see [`super::corner`]);
 //! - the removed stones: every stone a move removed, as (move number, point).
 
-use crate::board::{Board, Rules, StonesOnly};
+use crate::board::{Board, Captures, Rules, StonesOnly};
 use crate::event::Event;
 use crate::point::{Color, Move, Point, Size, Stone};
 use crate::pointset::PointSet;
@@ -46,13 +46,33 @@ impl GameSummary {
     }
 }
 
-/// What the replay of [`summarize`] notes of each change.
-struct Notes {
+/// Notes what pattern search keeps of a game while something else replays it (the index
+/// builder's replay, [`summarize`]): call [`Summarizer::setup`] after each setup stone
+/// the board accepted, [`Summarizer::play`] after each move it accepted (a move it refused
+/// must end the replay, as it ends the stored main line), then [`Summarizer::finish`].
+#[derive(Clone, Debug)]
+pub struct Summarizer {
     summary: GameSummary,
     logger: CornerLogger,
+    /// Moves played so far.
+    moves: u32,
 }
 
-impl Notes {
+impl Summarizer {
+    /// A game on a board of `size` won by `winner`. Games not on a 19x19 board are not
+    /// searched: they note nothing (an empty summary, no removals).
+    pub fn new(size: Size, winner: Option<Color>) -> Summarizer {
+        Summarizer {
+            summary: GameSummary {
+                searched: size == Size::STANDARD,
+                winner,
+                ..GameSummary::default()
+            },
+            logger: CornerLogger::default(),
+            moves: 0,
+        }
+    }
+
     fn changed(&mut self, p: Point, old: Stone, new: Stone) {
         if old == new {
             return;
@@ -72,6 +92,57 @@ impl Notes {
             Stone::Empty => {}
         }
     }
+
+    /// A setup stone `new` was put on `p`, which held `old`.
+    pub fn setup(&mut self, p: Point, old: Stone, new: Stone) {
+        if !self.summary.searched {
+            return;
+        }
+        if self.moves > 0 && old != new {
+            self.logger.late_setup(p);
+        }
+        self.changed(p, old, new);
+    }
+
+    /// `color` played `mv`, removing `caps`; every removed stone is passed to `removed`
+    /// as (move number, point), in order.
+    pub fn play(
+        &mut self,
+        color: Color,
+        mv: Move,
+        caps: &Captures,
+        mut removed: impl FnMut(u32, Point),
+    ) {
+        if !self.summary.searched {
+            return;
+        }
+        self.logger.end_position(self.moves);
+        self.moves += 1;
+        if let Move::Play(p) = mv {
+            // A suicide removes the played stone with its group: the box sees it come and
+            // go.
+            self.changed(p, Stone::Empty, Stone::of(color));
+        }
+        let lost = if caps.own {
+            Stone::of(color)
+        } else {
+            Stone::of(color.opponent())
+        };
+        for p in caps.points.iter() {
+            self.changed(p, lost, Stone::Empty);
+            removed(self.moves, p);
+        }
+    }
+
+    /// The summary, once the replay is over.
+    pub fn finish(mut self) -> GameSummary {
+        if !self.summary.searched {
+            return self.summary;
+        }
+        self.logger.end_position(self.moves);
+        self.summary.corners = self.logger.logs();
+        self.summary
+    }
 }
 
 /// Replays a stored game with captures (its events, [`StoredGame::events`]): its summary,
@@ -83,57 +154,58 @@ pub fn summarize<G: StoredGame>(
     mut removed: impl FnMut(u32, Point),
 ) -> GameSummary {
     let size = game.size();
-    let mut s = GameSummary {
-        winner,
-        ..GameSummary::default()
-    };
+    let mut notes = Summarizer::new(size, winner);
     if size != Size::STANDARD {
-        return s;
+        return notes.finish();
     }
-    s.searched = true;
-    let mut notes = Notes {
-        summary: s,
-        logger: CornerLogger::default(),
-    };
     let mut board: Board<StonesOnly> = Board::empty(size, Rules::RECORD);
-    let mut n = 0u32;
     for event in game.events() {
         match event {
             Event::Setup { point: p, stone } => {
                 let old = board.get(p);
                 if board.set_stone(p, stone).is_ok() {
-                    if n > 0 && old != stone {
-                        notes.logger.late_setup(p);
-                    }
-                    notes.changed(p, old, stone);
+                    notes.setup(p, old, stone);
                 }
             }
             Event::Play { color, mv } => {
-                notes.logger.end_position(n);
-                n += 1;
+                // (A stored game's moves are all legal: a refused one is skipped, as
+                // the replay of a damaged index must still end.)
                 if let Ok(caps) = board.play(color, mv) {
-                    if let Move::Play(p) = mv {
-                        // A suicide removes the played stone with its group: the box
-                        // sees it come and go.
-                        notes.changed(p, Stone::Empty, Stone::of(color));
-                    }
-                    let lost = if caps.own {
-                        Stone::of(color)
-                    } else {
-                        Stone::of(color.opponent())
-                    };
-                    for p in caps.points.iter() {
-                        notes.changed(p, lost, Stone::Empty);
-                        removed(n, p);
-                    }
+                    notes.play(color, mv, &caps, &mut removed);
                 }
             }
         }
     }
-    notes.logger.end_position(n);
-    let mut s = notes.summary;
-    s.corners = notes.logger.logs();
-    s
+    notes.finish()
+}
+
+/// A game's summary as the sections store it: what its block bits hold, and its four
+/// corner records as bytes (less memory than [`GameSummary`] for a builder holding the
+/// summaries of a million games until they are ordered).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PackedSummary {
+    /// [`GameSummary::searched`].
+    pub searched: bool,
+    /// [`GameSummary::winner`].
+    pub winner: Option<Color>,
+    /// [`GameSummary::ever_black`].
+    pub ever_black: PointSet,
+    /// [`GameSummary::ever_white`].
+    pub ever_white: PointSet,
+    /// [`GameSummary::corner_bytes`].
+    pub corners: [u8; GAME_CORNER_BYTES],
+}
+
+impl From<&GameSummary> for PackedSummary {
+    fn from(s: &GameSummary) -> PackedSummary {
+        PackedSummary {
+            searched: s.searched,
+            winner: s.winner,
+            ever_black: s.ever_black,
+            ever_white: s.ever_white,
+            corners: s.corner_bytes(),
+        }
+    }
 }
 
 /// A removal record: bits 0-8 the point code, bits 9-24 the move number.

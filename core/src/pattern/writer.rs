@@ -13,13 +13,13 @@ use super::accel::{
     encode_block, PatternHeader, BLOCK_BYTES, BLOCK_GAMES, PATTERN_DATA_VERSION, REMOVAL_BITS,
 };
 use super::corner::GAME_CORNER_BYTES;
-use super::summary::{removal_record, summarize, GameSummary};
+use super::summary::{removal_record, summarize, GameSummary, PackedSummary};
 
 /// The acceleration data of games pushed one by one, in id order.
 #[derive(Debug)]
 pub struct PatternWriter {
     games: u32,
-    block: Vec<GameSummary>,
+    block: Vec<PackedSummary>,
     blocks: Vec<u8>,
     corners: Vec<u8>,
     removals: BitWriter,
@@ -48,11 +48,24 @@ impl PatternWriter {
     /// Adds the next game: its summary and the stones its moves removed, as (move number,
     /// point) in order.
     pub fn push(&mut self, summary: &GameSummary, removed: impl IntoIterator<Item = (u32, Point)>) {
-        for (n, p) in removed {
-            self.removals.push(removal_record(n, p));
+        self.push_packed(
+            &PackedSummary::from(summary),
+            removed.into_iter().map(|(n, p)| removal_record(n, p)),
+        );
+    }
+
+    /// Adds the next game: its summary as stored and its removal records
+    /// ([`removal_record`]), in order.
+    pub fn push_packed(
+        &mut self,
+        summary: &PackedSummary,
+        removals: impl IntoIterator<Item = u64>,
+    ) {
+        for r in removals {
+            self.removals.push(r);
         }
         self.starts.push(self.removals.count());
-        self.corners.extend_from_slice(&summary.corner_bytes());
+        self.corners.extend_from_slice(&summary.corners);
         self.block.push(*summary);
         self.games += 1;
         if self.block.len() == BLOCK_GAMES {
@@ -76,8 +89,9 @@ impl PatternWriter {
         self.block.clear();
     }
 
-    /// Adds the sections to `body` and returns the header that finds them there.
-    pub fn finish(mut self, body: &mut Body) -> PatternHeader {
+    /// The sections' contents, for a body of another kind than [`Body`] (the index
+    /// builder's stream).
+    pub fn into_sections(mut self) -> PatternSections {
         if !self.block.is_empty() {
             self.flush_block();
         }
@@ -87,14 +101,53 @@ impl PatternWriter {
             starts.push(*s);
         }
         debug_assert_eq!(self.corners.len(), self.games as usize * GAME_CORNER_BYTES);
+        PatternSections {
+            games: self.games,
+            blocks: self.blocks,
+            corners: self.corners,
+            removals: self.removals,
+            removal_starts: starts,
+        }
+    }
+
+    /// Adds the sections to `body` and returns the header that finds them there.
+    pub fn finish(self, body: &mut Body) -> PatternHeader {
+        let s = self.into_sections();
         PatternHeader {
             version: PATTERN_DATA_VERSION,
-            games: self.games,
-            blocks: body.rows(self.blocks, 8),
-            corners: body.rows(self.corners, GAME_CORNER_BYTES),
-            removals: body.packed(self.removals),
-            removal_starts: body.packed(starts),
+            games: s.games,
+            blocks: body.rows(s.blocks, 8),
+            corners: body.rows(s.corners, GAME_CORNER_BYTES),
+            removals: body.packed(s.removals),
+            removal_starts: body.packed(s.removal_starts),
         }
+    }
+}
+
+/// The sections of [`PatternWriter::into_sections`], each to be added to a body as
+/// [`PatternWriter::finish`] adds them: `blocks` as rows of 8 bytes, `corners` as rows of
+/// [`GAME_CORNER_BYTES`], the others packed; with [`PATTERN_DATA_VERSION`] and `games`
+/// they make the [`PatternHeader`].
+#[derive(Debug)]
+pub struct PatternSections {
+    /// Number of games.
+    pub games: u32,
+    /// The blocks' words, little-endian.
+    pub blocks: Vec<u8>,
+    /// The corner records.
+    pub corners: Vec<u8>,
+    /// The removal records.
+    pub removals: BitWriter,
+    /// Where each game's removals start.
+    pub removal_starts: BitWriter,
+}
+
+impl PatternSections {
+    /// Bytes held (for a builder's memory budget).
+    pub fn heap_bytes(&self) -> u64 {
+        (self.blocks.capacity() + self.corners.capacity()) as u64
+            + self.removals.count() * REMOVAL_BITS as u64 / 8
+            + self.removal_starts.count() * 8
     }
 }
 

@@ -18,6 +18,9 @@ use super::body::{PackedStream, StreamBody, Streamed};
 use super::replay::ReplayedGame;
 use super::{BuildOptions, BuildReport, Occ};
 use kifudex_core::format::BitWriter;
+use kifudex_core::pattern::accel::{PatternHeader, PATTERN_DATA_VERSION};
+use kifudex_core::pattern::corner::GAME_CORNER_BYTES;
+use kifudex_core::pattern::writer::{PatternSections, PatternWriter};
 
 /// The deduplicated string pool (borrowing the games' strings); id 0 is the empty string.
 struct Strings<'a> {
@@ -96,11 +99,34 @@ pub struct GamesPart {
     pool: Vec<u8>,
     moves: BitWriter,
     setup: BitWriter,
+    pattern: Option<PatternSections>,
 }
 
 /// Encodes the games (newest first, their moves starting at `move_starts`), the string
-/// pool, the moves and the setup stones.
+/// pool, the moves, the setup stones and the pattern search's sections.
 pub fn encode_games(games: &[ReplayedGame], move_starts: &[u32]) -> GamesPart {
+    let (part, pattern) = rayon::join(
+        || encode_games_moves(games, move_starts),
+        || encode_pattern(games),
+    );
+    GamesPart {
+        pattern: Some(pattern),
+        ..part
+    }
+}
+
+/// The pattern search's sections of the games, in index order, from the summaries their
+/// replay noted.
+fn encode_pattern(games: &[ReplayedGame]) -> PatternSections {
+    let mut w = PatternWriter::new();
+    for g in games {
+        w.push_packed(&g.pattern, g.removals.iter().map(|&r| r as u64));
+    }
+    w.into_sections()
+}
+
+/// [`encode_games`] but the pattern sections.
+fn encode_games_moves(games: &[ReplayedGame], move_starts: &[u32]) -> GamesPart {
     let total_moves =
         move_starts.last().map_or(0, |&s| s as usize) + games.last().map_or(0, |g| g.moves.len());
     let (part, moves) = rayon::join(
@@ -177,6 +203,7 @@ fn encode_rows(games: &[ReplayedGame], move_starts: &[u32], total_moves: u64) ->
         pool,
         moves: BitWriter::new(MOVE_BITS),
         setup,
+        pattern: None,
     }
 }
 
@@ -283,6 +310,16 @@ impl IndexWriter {
         header.strings = body.rows(&games.pool, 1)?;
         header.moves = body.packed(games.moves)?;
         header.setup = body.packed(games.setup)?;
+        if let Some(p) = games.pattern {
+            header.pattern = PatternHeader {
+                version: PATTERN_DATA_VERSION,
+                games: p.games,
+                blocks: body.rows(&p.blocks, 8)?,
+                corners: body.rows(&p.corners, GAME_CORNER_BYTES)?,
+                removals: body.packed(p.removals)?,
+                removal_starts: body.packed(p.removal_starts)?,
+            };
+        }
         let layout = OccurrenceLayout { ply_bits, rem_bits };
         let stream = body.packed_stream(layout.bits())?;
         Ok(IndexWriter {

@@ -3,6 +3,7 @@
 //! canonical key of every indexed position.
 
 use kifudex_core::board::{Board, Rules};
+use kifudex_core::pattern::summary::{removal_record, PackedSummary, Summarizer};
 use kifudex_core::stored::{decode_move, encode_move, SetupRecord, StoredGame};
 use kifudex_core::{Color, Event, Move, Size};
 
@@ -32,6 +33,11 @@ pub struct ReplayedGame {
     /// The order of reading: (input number, source number within the input); with the
     /// tree number, what decides which of two equal games is a duplicate.
     pub read_rank: (u32, u32),
+    /// What pattern search keeps of the game ([`kifudex_core::pattern::summary`]), noted
+    /// during this replay: its block bits and corner records...
+    pub pattern: PackedSummary,
+    /// ...and the stones its moves removed ([`removal_record`]s, in order).
+    pub removals: Vec<u32>,
 }
 
 impl ReplayedGame {
@@ -61,6 +67,7 @@ impl ReplayedGame {
         (std::mem::size_of::<Self>()
             + self.moves.capacity() * 2
             + self.setup.capacity() * std::mem::size_of::<SetupRecord>()
+            + self.removals.capacity() * 4
             + text_bytes) as u64
     }
 }
@@ -106,10 +113,14 @@ pub fn replay(
     let mut setup = Vec::new();
     let mut indexed = 0u32;
     let mut truncated = None;
+    let mut notes = Summarizer::new(size, winner);
+    let mut removals = Vec::new();
     for ev in &record.events {
         match *ev {
             Event::Setup { point, stone } => {
+                let old = board.get(point);
                 if board.set_stone(point, stone).is_ok() {
+                    notes.setup(point, old, stone);
                     setup.push(SetupRecord {
                         before: moves.len() as u16,
                         point,
@@ -125,9 +136,14 @@ pub fn replay(
                 }
                 let (key, orient) = board.keys().canonical(size);
                 let check = super::verify::check_value(board.keys(), size);
-                if let Err(e) = board.play(color, mv) {
-                    truncated = Some((e.name(), n));
-                    break;
+                match board.play(color, mv) {
+                    Ok(caps) => notes.play(color, mv, &caps, |n, p| {
+                        removals.push(removal_record(n, p) as u32)
+                    }),
+                    Err(e) => {
+                        truncated = Some((e.name(), n));
+                        break;
+                    }
                 }
                 let code = encode_move(color, mv) as u16;
                 if (moves.len() as u64) < max_moves as u64 {
@@ -170,6 +186,8 @@ pub fn replay(
         indexed,
         truncated,
         read_rank: (0, 0),
+        pattern: PackedSummary::from(&notes.finish()),
+        removals,
     }
 }
 

@@ -1,9 +1,9 @@
-//! The pattern-search acceleration data of an index (`kifudex_core::pattern::accel`),
-//! computed from the index's stored games: one replay per game, blocks of games in
-//! parallel, written by the core's `PatternWriter` exactly as the index builder will.
-//!
-//! Until the index format holds these sections (format version 2), they are computed when
-//! a search opens the index: about 0.1 s per 10,000 games on one core.
+//! The pattern-search acceleration data of an index (`kifudex_core::pattern::accel`)
+//! computed a second way, from the index's stored games: one replay per game
+//! (`summarize`, on a board without hashes), blocks of games in parallel, written by the
+//! core's `PatternWriter`. A search reads the sections the build stored in the index
+//! (`Index::pattern`), noted during the build's own replay; this computation is the tests'
+//! independent check of them (about 0.1 s per 10,000 games on one core).
 
 use anyhow::{anyhow, Result};
 use kifudex_core::format::Body;

@@ -10,8 +10,8 @@
 //! - [`export::export_games`]: the games with hits as SGF files, a folder or a `.zip`
 //!   (`kifudex pattern --export PATH`).
 //!
-//! Each takes the index, its pattern data ([`PatternData::compute`] once per index, then
-//! [`PatternData::open`]) and a [`PatternRequest`] ([`PatternRequest::parse`] from the
+//! Each takes the index, its pattern data (the sections stored in it,
+//! [`Index::pattern`]) and a [`PatternRequest`] ([`PatternRequest::parse`] from the
 //! SPEC's parameters; set its `filter` and `by_year`).
 
 pub mod data;

@@ -21,6 +21,7 @@ mod merge;
 mod no_panic;
 mod notation_cli;
 mod pattern_cli;
+mod pattern_data;
 mod pattern_spec;
 mod pattern_threads;
 mod patterns;

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::fingerprint::Split;
 use crate::format::{bits_for, byte_at, le_u32, Field, Section};
 use crate::outcome::Margin;
+use crate::pattern::PatternHeader;
 use crate::point::{Color, Move, Size, Stone};
 use crate::search::NextMove;
 use crate::stored::{decode_move, encode_move, MOVE_BITS};
@@ -84,6 +85,9 @@ pub struct IndexHeader {
     pub next_black: Section,
     /// Their occurrences from games White won (`count_bits` each).
     pub next_white: Section,
+    /// The pattern search's sections (blocks, corner logs, removals;
+    /// [`crate::pattern::accel`]).
+    pub pattern: PatternHeader,
 }
 
 impl IndexHeader {

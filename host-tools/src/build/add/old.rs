@@ -12,6 +12,7 @@ use super::super::index_file::{occurrence_next, split_next, NextCount};
 use super::super::merge::record_of;
 use super::super::replay::ReplayedGame;
 use super::super::verify::check_value;
+use kifudex_core::pattern::summary::removal_record;
 
 /// An index opened for adding games: the core's reader and the sections the pass walks.
 pub(super) struct OldIndex<'a> {
@@ -291,6 +292,14 @@ impl<'a> OldIndex<'a> {
             provisional_start: 0,
             truncated: None,
             read_rank: (0, id),
+            // The pattern search's records as stored (verified to be those of a replay).
+            pattern: self.index.pattern().packed_summary(id),
+            removals: self
+                .index
+                .pattern()
+                .removals_of(id)
+                .map(|(n, p)| removal_record(n, p) as u32)
+                .collect(),
         })
     }
 }
