@@ -12,15 +12,16 @@
 //!
 //! The steps:
 //! 1. the new inputs are read, replayed and sorted as a build does ([`super::gather`]);
-//! 2. the old index is verified ([`kifudex_core::index::Index::verify`]) and its games
-//!    read back (moves, setup, information; no replay), hashed for the duplicates;
+//! 2. the old index is verified ([`kifudex_core::index::Index::verify`]) while its games
+//!    are read back (moves, setup, information; no replay), hashed for the duplicates;
 //! 3. new games equal to an old game (or to an earlier new one) are left out, the others
 //!    merged into the old games' order (newest first; the old game first on a tie, as a
 //!    build that reads it first); the old move numbers shift by the new moves before
 //!    them ([`pass::Shift`]);
-//! 4. every new position is placed among the old ones ([`place`]);
-//! 5. the games' sections are encoded, then the occurrences in one pass over the old ones
-//!    ([`pass`]), with the shared positions' next moves, then the rest ([`IndexWriter`]).
+//! 4. every new position is placed among the old ones ([`place`]) while the games'
+//!    sections are encoded;
+//! 5. the occurrences are written in one pass over the old ones ([`pass`]), with the
+//!    shared positions' next moves, then the rest ([`IndexWriter`]).
 //!
 //! When that cannot give the bytes of a build, the games are added by a full rebuild
 //! ([`super::add_by_rebuild`]), and the report says why: the new occurrences are more
@@ -145,8 +146,13 @@ fn add_incrementally(
     t0: Instant,
 ) -> Result<Added> {
     let old = OldIndex::open(bytes)?;
-    report.phase("open", t0);
-    let old_games = old.games(opts.max_moves.unwrap_or(u32::MAX))?;
+    // Its games are read back while it is verified.
+    let (verified, old_games) = rayon::join(
+        || old.verify(),
+        || old.games(opts.max_moves.unwrap_or(u32::MAX)),
+    );
+    verified?;
+    let old_games = old_games?;
     report.phase("read", t0);
     let Collected {
         games: new_games,
@@ -179,7 +185,12 @@ fn add_incrementally(
         place::new_positions(&new_occs, &new_groups, &new_move_starts, &merged.new_starts);
     drop(new_groups);
     report.phase("order", t0);
-    let collisions = place::place(&old, &mut positions)?;
+    // The games' sections are encoded while the new positions are placed.
+    let (games_part, collisions) = rayon::join(
+        || index_file::encode_games(&merged.games, &merged.move_starts),
+        || place::place(&old, &mut positions),
+    );
+    let collisions = collisions?;
     report.phase("place", t0);
     if collisions > 0 {
         report.collisions = collisions;
@@ -191,8 +202,6 @@ fn add_incrementally(
     report.files += 1;
     report.games_indexed = merged.games.iter().filter(|g| g.indexed > 0).count();
     report.games_without_moves = merged.games.iter().filter(|g| g.moves.is_empty()).count();
-    let games_part = index_file::encode_games(&merged.games, &merged.move_starts);
-    report.phase("games", t0);
     let body = StreamBody::in_file(&output::folder(index))?;
     let mut w = IndexWriter::new(body, games_part, merged.games.len(), occurrences, opts)?;
     let pass = Pass {

@@ -36,13 +36,11 @@ pub(super) struct OldIndex<'a> {
 }
 
 impl<'a> OldIndex<'a> {
-    /// Opens `bytes` and verifies it completely ([`Index::open_verified`]: the body's
-    /// checksum, every record against the others). The pass relies on what that
-    /// guarantees: occurrences sorted by their stored bits within their buckets with one
-    /// position start per position, offset columns non-decreasing, shared positions in
-    /// occurrence order with next moves that add up to their occurrences, valid moves.
+    /// Opens `bytes`, checking its structure ([`Index::open`]); [`OldIndex::verify`]
+    /// checks the rest, and must pass before anything read is written (every read is
+    /// clamped to its section meanwhile: no byte can make one panic).
     pub fn open(bytes: &'a [u8]) -> Result<OldIndex<'a>> {
-        let index = Index::open_verified(bytes).map_err(|e| anyhow!("not a valid index: {e}"))?;
+        let index = Index::open(bytes).map_err(|e| anyhow!("not a valid index: {e}"))?;
         let body = Container::open_structure(bytes, Kind::Index)
             .map_err(|e| anyhow!("not a valid index: {e}"))?
             .body;
@@ -72,6 +70,17 @@ impl<'a> OldIndex<'a> {
             prefix_bits,
             index,
         })
+    }
+
+    /// Verifies the index completely ([`Index::verify`]: the body's checksum, every record
+    /// against the others). The add relies on what that guarantees: occurrences sorted by
+    /// their kept bits within their buckets with one position start per position, offset
+    /// columns non-decreasing, shared positions in occurrence order with next moves that
+    /// add up to their occurrences, valid moves and setup stones.
+    pub fn verify(&self) -> Result<()> {
+        self.index
+            .verify()
+            .map_err(|e| anyhow!("not a valid index: {e}"))
     }
 
     /// Number of occurrences.

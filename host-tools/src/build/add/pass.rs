@@ -105,35 +105,61 @@ pub(super) struct Pass<'a> {
 impl Pass<'_> {
     /// Writes every occurrence through `w`, slice by slice; returns the number of
     /// positions with more than one occurrence (what the build's collision check counts).
+    /// The next slice is decoded and assembled while `w` encodes and writes the last.
     pub fn run(&self, w: &mut IndexWriter) -> Result<u64> {
-        let n = self.old.occurrences() as usize;
-        let (mut a, mut j) = (0usize, 0usize);
         let mut repeated = 0u64;
-        let mut decoded: Vec<Occ> = Vec::new();
-        loop {
-            let mut b = (a + self.slice.max(1)).min(n);
-            while b < n && !self.old.starts_position(b) {
-                b += 1;
-            }
-            let last = b == n;
-            let starts = self.decode(a..b, &mut decoded);
-            let j_end = if last {
-                self.new.len()
-            } else {
-                j + self.new[j..].partition_point(|p| p.at < b)
-            };
-            let out = self.assemble(a, b, &decoded, &starts, &self.new[j..j_end], j)?;
-            repeated += out.repeated;
+        // Buffers go round (a fresh one would be faulted in again for every slice).
+        let mut spare = Buffers::default();
+        let mut next = Some(self.slice_from(0, 0, Buffers::default())?);
+        while let Some(mut s) = next.take() {
+            repeated += s.out.repeated;
             let view = SliceView {
-                occs: &out.occs,
-                groups: &out.groups,
+                occs: &s.out.occs,
+                groups: &s.out.groups,
             };
-            w.add_with(&view, || self.next_moves(&out.sources))?;
-            (a, j) = (b, j_end);
-            if last {
-                return Ok(repeated);
-            }
+            let buffers = std::mem::take(&mut spare);
+            let (following, added) = rayon::join(
+                || {
+                    (!s.last)
+                        .then(|| self.slice_from(s.end, s.new_end, buffers))
+                        .transpose()
+                },
+                || w.add_with(&view, || self.next_moves(&s.out.sources)),
+            );
+            added?;
+            spare = Buffers {
+                decoded: std::mem::take(&mut s.decoded),
+                occs: std::mem::take(&mut s.out.occs),
+            };
+            next = following?;
         }
+        Ok(repeated)
+    }
+
+    /// The slice of the merged occurrences from old occurrence `a` (which starts a
+    /// position) and new position `j` on, in `buffers`.
+    fn slice_from(&self, a: usize, j: usize, buffers: Buffers) -> Result<Slice> {
+        let n = self.old.occurrences() as usize;
+        let mut b = (a + self.slice.max(1)).min(n);
+        while b < n && !self.old.starts_position(b) {
+            b += 1;
+        }
+        let last = b == n;
+        let Buffers { mut decoded, occs } = buffers;
+        let starts = self.decode(a..b, &mut decoded);
+        let new_end = if last {
+            self.new.len()
+        } else {
+            j + self.new[j..].partition_point(|p| p.at < b)
+        };
+        let out = self.assemble(a, b, &decoded, &starts, &self.new[j..new_end], j, occs)?;
+        Ok(Slice {
+            out,
+            decoded,
+            end: b,
+            new_end,
+            last,
+        })
     }
 
     /// Decodes old occurrences `range` into `out` in parallel; returns their position
@@ -157,7 +183,9 @@ impl Pass<'_> {
     }
 
     /// The slice of old occurrences `a..b` (`decoded`, positions starting at `starts`)
-    /// with the new positions `new` (the first is new position `j0`) put in.
+    /// with the new positions `new` (the first is new position `j0`) put in (into `occs`,
+    /// a buffer to reuse).
+    #[allow(clippy::too_many_arguments)]
     fn assemble(
         &self,
         a: usize,
@@ -166,10 +194,13 @@ impl Pass<'_> {
         starts: &[usize],
         new: &[NewPosition],
         j0: usize,
+        mut occs: Vec<Occ>,
     ) -> Result<Assembled> {
         let added: usize = new.iter().map(|p| p.occs.len()).sum();
+        occs.clear();
+        occs.reserve(decoded.len() + added);
         let mut out = Assembled {
-            occs: Vec::with_capacity(decoded.len() + added),
+            occs,
             groups: Vec::with_capacity(starts.len() + new.len() + 1),
             sources: Vec::new(),
             repeated: 0,
@@ -257,6 +288,26 @@ impl Pass<'_> {
             .collect();
         next_counts(&mut codes)
     }
+}
+
+/// A slice of the merged occurrences, ready for the writer.
+struct Slice {
+    out: Assembled,
+    /// The old occurrences as decoded (a buffer to reuse).
+    decoded: Vec<Occ>,
+    /// The old occurrence after it.
+    end: usize,
+    /// The new position after it.
+    new_end: usize,
+    /// Whether it is the last.
+    last: bool,
+}
+
+/// Buffers of a slice, reused.
+#[derive(Default)]
+struct Buffers {
+    decoded: Vec<Occ>,
+    occs: Vec<Occ>,
 }
 
 /// A slice of decoded old occurrences `a..b` with its position starts.
