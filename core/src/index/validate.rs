@@ -20,20 +20,28 @@ fn offsets_ok(col: &Packed<'_>, total: u64) -> bool {
 impl Index<'_> {
     /// Checks every record (see the module documentation).
     pub(super) fn validate(&self) -> Result<(), FormatError> {
+        self.validate_records()?;
+        self.validate_pattern_replays()
+    }
+
+    /// [`Index::validate`] but the replay of every game behind its pattern records
+    /// ([`Index::validate_pattern_replays`]).
+    pub(super) fn validate_records(&self) -> Result<(), FormatError> {
         self.validate_strings()?;
         self.validate_games()?;
         self.validate_occurrences()?;
         self.validate_shared()?;
-        self.validate_pattern()
+        let pi = &self.pattern;
+        pi.validate(|g| self.stored_game(g).map(|sg| sg.move_count()))
     }
 
-    /// The pattern search's sections: every record readable and in range
-    /// ([`crate::pattern::PatternIndex::validate`]), and each game's block bits, corner
-    /// records and removals exactly what one replay of its stored game gives
-    /// ([`summarize`]): the data a search trusts is the data of the games.
-    fn validate_pattern(&self) -> Result<(), FormatError> {
+    /// The pattern search's sections (their records checked by
+    /// [`crate::pattern::PatternIndex::validate`] in [`Index::validate_records`]): each
+    /// game's block bits, corner records and removals exactly what one replay of its
+    /// stored game gives ([`summarize`]): the data a search trusts is the data of the
+    /// games.
+    fn validate_pattern_replays(&self) -> Result<(), FormatError> {
         let pi = &self.pattern;
-        pi.validate(|g| self.stored_game(g).map(|sg| sg.move_count()))?;
         for g in 0..self.game_count() {
             let (Some(game), Some(info)) = (self.stored_game(g), self.game(g)) else {
                 return Err(FormatError::BadRecord);
