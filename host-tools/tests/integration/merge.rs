@@ -50,8 +50,11 @@ fn check(parts: &[Vec<PathBuf>], max_moves: Option<u32>) {
     merge(&shards, &merged, false).unwrap();
     assert_same(&std::fs::read(&merged).unwrap(), &whole, "merge");
     let rest: Vec<PathBuf> = parts[1..].concat();
-    add(&shards[0], &rest, false).unwrap();
+    let report = add(&shards[0], &rest, false).unwrap();
     assert_same(&std::fs::read(&shards[0]).unwrap(), &whole, "add");
+    // (None of these crosses a width: the add took its one pass.)
+    let how = report.added.unwrap_or_default();
+    assert!(how.starts_with("incrementally"), "{how}");
 }
 
 #[test]
