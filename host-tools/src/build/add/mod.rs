@@ -146,9 +146,14 @@ fn add_incrementally(
     t0: Instant,
 ) -> Result<Added> {
     let old = OldIndex::open(bytes)?;
-    // Its games are read back while it is verified.
+    // Its games are read back while it is verified, through a mapping of its own: the
+    // pages the check reads leave the process's memory with it (the rest of the add
+    // reads the games' sections, then the occurrences as it goes).
     let (verified, old_games) = rayon::join(
-        || old.verify(),
+        || -> Result<()> {
+            let whole = crate::open_index_file(index)?;
+            OldIndex::open(&whole)?.verify()
+        },
         || old.games(opts.max_moves.unwrap_or(u32::MAX)),
     );
     verified?;
@@ -185,10 +190,14 @@ fn add_incrementally(
         place::new_positions(&new_occs, &new_groups, &new_move_starts, &merged.new_starts);
     drop(new_groups);
     report.phase("order", t0);
-    // The games' sections are encoded while the new positions are placed.
+    // The games' sections are encoded while the new positions are placed, through a
+    // mapping of their own too (their searches touch pages all over the occurrences).
     let (games_part, collisions) = rayon::join(
         || index_file::encode_games(&merged.games, &merged.move_starts),
-        || place::place(&old, &mut positions),
+        || -> Result<u64> {
+            let whole = crate::open_index_file(index)?;
+            place::place(&OldIndex::open(&whole)?, &mut positions)
+        },
     );
     let collisions = collisions?;
     report.phase("place", t0);
@@ -204,9 +213,12 @@ fn add_incrementally(
     report.games_without_moves = merged.games.iter().filter(|g| g.moves.is_empty()).count();
     let body = StreamBody::in_file(&output::folder(index))?;
     let mut w = IndexWriter::new(body, games_part, merged.games.len(), occurrences, opts)?;
+    // Encoded: the pass needs the games no more.
+    let Merged { games, shift, .. } = merged;
+    std::thread::spawn(move || drop(games));
     let pass = Pass {
         old: &old,
-        shift: &merged.shift,
+        shift: &shift,
         new_occs: &new_occs,
         new: &positions,
         shared_min: index_file::shared_min(opts),
@@ -220,7 +232,6 @@ fn add_incrementally(
     output::persist(tmp, index)?;
     report.phase("write", t0);
     report.bytes = len;
-    drop(merged.games);
     Ok(Added::Done)
 }
 
