@@ -7,10 +7,12 @@
 //! readers' own validation stands between the file and the search code.
 
 use kifudex_core::book::{Book, BookHeader};
-use kifudex_core::format::{align8, Container, Kind, Section, PREAMBLE_LEN};
+use kifudex_core::format::{align8, Container, Kind, PREAMBLE_LEN};
 use kifudex_core::index::{Index, IndexHeader};
 use kifudex_core::{Board, Size};
 use proptest::prelude::*;
+
+use super::sealed::{get_bits, seal, set_bits};
 
 /// Byte offsets in a game row, as `docs/FORMAT.md` states them (the test patches the bytes
 /// directly, without the core's codec).
@@ -40,37 +42,6 @@ impl Rng {
 fn split(file: &[u8], kind: Kind) -> (Vec<u8>, Vec<u8>) {
     let c = Container::open(file, kind).unwrap();
     (c.header.to_vec(), c.body.to_vec())
-}
-
-/// A file with correct checksums around `header` and `body`.
-fn seal(kind: Kind, header: &[u8], body: &[u8]) -> Vec<u8> {
-    let mut f = Container::preamble(kind, header, body).to_vec();
-    f.extend_from_slice(header);
-    f.resize(align8(f.len()), 0);
-    f.extend_from_slice(body);
-    f
-}
-
-fn set_bits(body: &mut [u8], sec: &Section, i: u64, shift: u32, bits: u32, value: u64) {
-    let base = sec.offset * 8 + i * sec.width_bits as u64 + shift as u64;
-    for b in 0..bits as u64 {
-        let bit = base + b;
-        let byte = &mut body[(bit / 8) as usize];
-        let m = 1u8 << (bit % 8);
-        if value >> b & 1 == 1 {
-            *byte |= m;
-        } else {
-            *byte &= !m;
-        }
-    }
-}
-
-fn get_bits(body: &[u8], sec: &Section, i: u64, shift: u32, bits: u32) -> u64 {
-    let base = sec.offset * 8 + i * sec.width_bits as u64 + shift as u64;
-    (0..bits as u64).fold(0, |v, b| {
-        let bit = base + b;
-        v | (((body[(bit / 8) as usize] >> (bit % 8)) & 1) as u64) << b
-    })
 }
 
 /// The golden index with `edit` applied to its decoded header and its body, re-sealed.

@@ -26,6 +26,7 @@ mod pattern_spec;
 mod pattern_threads;
 mod patterns;
 mod scale;
+mod sealed;
 mod sgf_write;
 mod shell;
 mod tricky;

@@ -12,10 +12,12 @@ use std::path::{Path, PathBuf};
 use kifudex::build::{build_in_memory, BuildOptions};
 use kifudex::input::collect_sources;
 use kifudex::pattern::{pattern_json, PatternData, PatternRequest};
-use kifudex_core::format::{align8, Container, Kind, Section};
+use kifudex_core::format::{align8, Container, Kind};
 use kifudex_core::index::{Index, IndexHeader};
 use kifudex_core::pattern::accel::BLOCK_WORDS;
 use kifudex_core::pattern::corner::GAME_CORNER_BYTES;
+
+use super::sealed::{self, get_bits, set_bits};
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
@@ -110,34 +112,7 @@ fn split(file: &[u8]) -> (IndexHeader, Vec<u8>) {
 }
 
 fn seal(header: &IndexHeader, body: &[u8]) -> Vec<u8> {
-    let h = postcard::to_allocvec(header).unwrap();
-    let mut f = Container::preamble(Kind::Index, &h, body).to_vec();
-    f.extend_from_slice(&h);
-    f.resize(align8(f.len()), 0);
-    f.extend_from_slice(body);
-    f
-}
-
-fn set_bits(body: &mut [u8], sec: &Section, i: u64, shift: u32, bits: u32, value: u64) {
-    let base = sec.offset * 8 + i * sec.width_bits as u64 + shift as u64;
-    for b in 0..bits as u64 {
-        let bit = base + b;
-        let byte = &mut body[(bit / 8) as usize];
-        let m = 1u8 << (bit % 8);
-        if value >> b & 1 == 1 {
-            *byte |= m;
-        } else {
-            *byte &= !m;
-        }
-    }
-}
-
-fn get_bits(body: &[u8], sec: &Section, i: u64, shift: u32, bits: u32) -> u64 {
-    let base = sec.offset * 8 + i * sec.width_bits as u64 + shift as u64;
-    (0..bits as u64).fold(0, |v, b| {
-        let bit = base + b;
-        v | (((body[(bit / 8) as usize] >> (bit % 8)) & 1) as u64) << b
-    })
+    sealed::seal(Kind::Index, &postcard::to_allocvec(header).unwrap(), body)
 }
 
 /// Searches that read every kind of record (blocks, corner logs, removals, moves).
