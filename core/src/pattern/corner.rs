@@ -424,6 +424,9 @@ pub struct CornerLogger {
     spilled: [bool; 4],
     /// Points emptied in the current position, per box.
     pending_emptied: [u64; 4],
+    /// Boxes (bit `c`) changed in the current position: the others have nothing to end
+    /// (most moves change one box or none).
+    dirty: u8,
 }
 
 impl CornerLogger {
@@ -437,6 +440,7 @@ impl CornerLogger {
     /// Records that `p` became `became` ([`BECAME_BLACK`], ...), in the current position.
     pub fn change(&mut self, p: Point, became: u8) {
         let Some((c, at)) = corner_of(p) else { return };
+        self.dirty |= 1 << c;
         let (Some(log), Some(len), Some(spilled), Some(emptied), Some(pending)) = (
             self.logs.get(c),
             self.pending_len.get_mut(c),
@@ -461,7 +465,11 @@ impl CornerLogger {
 
     /// Ends position `number`: its changes are kept if they all fit.
     pub fn end_position(&mut self, number: u32) {
-        for c in 0..4 {
+        let mut dirty = self.dirty;
+        self.dirty = 0;
+        while dirty != 0 {
+            let c = dirty.trailing_zeros() as usize;
+            dirty &= dirty - 1;
             let log = &mut self.logs[c];
             let len = self.pending_len[c] as usize;
             // Positions are kept as differences of at most 255 from the one before.

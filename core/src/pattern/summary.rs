@@ -123,6 +123,9 @@ impl Summarizer {
             // go.
             self.changed(p, Stone::Empty, Stone::of(color));
         }
+        if caps.count == 0 {
+            return;
+        }
         let lost = if caps.own {
             Stone::of(color)
         } else {
