@@ -24,7 +24,7 @@ fn sizes(mask: &[u32; 19]) -> String {
 fn section(s: &mut String, name: &str, sec: &Section) {
     let _ = writeln!(
         s,
-        "  {name:<16} {:>10} records x {:>3} bits = {:>10} bytes",
+        "  {name:<16} {:>10} records x {:>4} bits = {:>10} bytes",
         sec.count, sec.width_bits, sec.len
     );
 }
@@ -139,9 +139,21 @@ pub fn describe(bytes: &[u8], verify: bool) -> Result<String> {
         ("next", &h.next),
         ("next black wins", &h.next_black),
         ("next white wins", &h.next_white),
+        ("pattern blocks", &h.pattern.blocks),
+        ("corner logs", &h.pattern.corners),
+        ("removals", &h.pattern.removals),
+        ("removal starts", &h.pattern.removal_starts),
     ] {
         section(&mut s, name, sec);
     }
+    let p = &h.pattern;
+    let pattern_bytes = p.blocks.len + p.corners.len + p.removals.len + p.removal_starts.len;
+    let _ = writeln!(
+        s,
+        "  pattern search:      {} bytes ({:.1} bytes per game; docs/PATTERNS.md)",
+        thousands(pattern_bytes),
+        pattern_bytes as f64 / h.games.max(1) as f64
+    );
     Ok(s)
 }
 

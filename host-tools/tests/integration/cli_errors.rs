@@ -635,6 +635,61 @@ fn the_build_summary_and_info_agree_and_add_up() {
     assert_eq!(count_after(&info, "occurrences:").0, occurrences);
     assert_eq!(count_after(&info, "positions:").0, positions);
     assert!(info.contains("max moves all,"), "{info}");
+    // Every section: `NAME COUNT records x BITS bits = BYTES bytes`, its bytes enough for
+    // its records, all of them inside the file; the pattern search's four sections add up
+    // to the line that sums them and to the size `pattern --timings` reads from the index.
+    let file_len = std::fs::metadata(&out).unwrap().len();
+    let sections: Vec<(String, u64)> = info
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            let (name, rest) = l.split_at(l.find(|c: char| c.is_ascii_digit())?);
+            let words: Vec<&str> = rest.split_whitespace().collect();
+            let [count, "records", "x", bits, "bits", "=", bytes, "bytes"] = words[..] else {
+                return None;
+            };
+            let number = |w: &str| w.parse::<u64>().unwrap();
+            assert!(
+                number(bytes) >= (number(count) * number(bits)).div_ceil(8),
+                "{l}"
+            );
+            Some((name.trim().to_string(), number(bytes)))
+        })
+        .collect();
+    assert_eq!(sections.len(), 20, "{info}");
+    assert!(sections.iter().map(|(_, b)| b).sum::<u64>() < file_len);
+    let pattern_sum: u64 = sections
+        .iter()
+        .filter(|(n, _)| {
+            [
+                "pattern blocks",
+                "corner logs",
+                "removals",
+                "removal starts",
+            ]
+            .contains(&n.as_str())
+        })
+        .map(|(_, b)| b)
+        .sum();
+    assert_eq!(
+        count_after(&info, "pattern search:").0,
+        pattern_sum,
+        "{info}"
+    );
+    let o = kifudex(&[
+        "pattern",
+        "--index",
+        s(&out),
+        "--pattern",
+        "X",
+        "--timings",
+        "--json",
+    ]);
+    let timings = stderr(&o);
+    assert!(
+        timings.contains(&format!("in the index ({pattern_sum} bytes,")),
+        "{timings}"
+    );
 
     // The games without moves, one by one.
     let without = (0..kept)
