@@ -12,13 +12,13 @@ pub mod info;
 pub mod input;
 pub mod mapped;
 pub mod pattern;
-pub mod patterns;
 pub mod position;
 pub mod predict;
 pub mod present;
 pub mod sample;
 pub mod session;
 pub mod sgf;
+pub mod shapes;
 pub mod shell;
 
 use std::path::Path;

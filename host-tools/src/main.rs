@@ -56,10 +56,12 @@ enum Command {
         #[arg(long)]
         leds: bool,
     },
-    /// Local pattern statistics: the 3x3, diamond and 5x5 patterns around the played
-    /// moves (canonical under the 8 symmetries, colours as the mover sees them), how often
-    /// each was played when it was there, and the most frequent openings.
-    Patterns(PatternsArgs),
+    /// Local shape statistics: the 3x3, diamond and 5x5 patterns around the played moves
+    /// (canonical under the 8 symmetries, colours as the mover sees them), how often each
+    /// was played when it was there, and the most frequent openings. (Named `patterns`
+    /// before `pattern` searched; that name still works.)
+    #[command(alias = "patterns")]
+    Shapes(ShapesArgs),
     /// Learn the move predictor from an index's games and measure it on held-out games.
     Predict(PredictArgs),
     /// One stored game as the web board's JSON (information, setup, moves with captures),
@@ -220,7 +222,7 @@ impl From<ProfileArg> for Profile {
 }
 
 #[derive(Args, Debug)]
-struct PatternsArgs {
+struct ShapesArgs {
     /// The index whose games are counted.
     #[arg(long)]
     index: PathBuf,
@@ -739,21 +741,21 @@ fn run(cli: Cli) -> Result<ExitCode> {
             kifudex::hints::run_stdio(&bytes, &index.display().to_string(), leds)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Patterns(a) => {
+        Command::Shapes(a) => {
             let bytes = open_index_file(&a.index)?;
             let index = open(&bytes, &a.index.display().to_string())?;
             let games = kifudex::predict::games::from_index(&index);
-            let opts = kifudex::patterns::PatternOptions {
+            let opts = kifudex::shapes::ShapeOptions {
                 top: a.top,
                 opening_moves: a.opening_moves,
                 openings: a.openings,
                 max_moves: a.max_moves,
             };
-            let stats = kifudex::patterns::collect(&games, &opts);
+            let stats = kifudex::shapes::collect(&games, &opts);
             if a.json {
-                print_stdout(&format!("{}\n", kifudex::patterns::json(&stats)))?;
+                print_stdout(&format!("{}\n", kifudex::shapes::json(&stats)))?;
             } else {
-                print_stdout(&kifudex::patterns::text(&stats))?;
+                print_stdout(&kifudex::shapes::text(&stats))?;
             }
             Ok(ExitCode::SUCCESS)
         }

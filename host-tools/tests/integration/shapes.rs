@@ -1,4 +1,4 @@
-//! `kifudex patterns` checked against a deliberately simple, independent count on real games
+//! `kifudex shapes` (local shape statistics) checked against a deliberately simple, independent count on real games
 //! (`../shared/corpus/fox_pro`): its own board with captures, patterns as grids of
 //! characters turned and mirrored as the seed report's Java code turns them, the
 //! lexicographically smallest string as the canonical form, and plain hash maps. It
@@ -11,8 +11,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use kifudex::build::{build, BuildOptions};
-use kifudex::patterns::{collect, shape::rows, PatternOptions};
 use kifudex::sgf::parse_file;
+use kifudex::shapes::{collect, shape::rows, ShapeOptions};
 use kifudex_core::event::Event;
 use kifudex_core::index::Index;
 use kifudex_core::{Color, Move, Stone};
@@ -288,7 +288,7 @@ fn pattern_counts_match_a_simple_count() {
     let games = kifudex::predict::games::from_index(&index);
     let stats = collect(
         &games,
-        &PatternOptions {
+        &ShapeOptions {
             top: usize::MAX,
             opening_moves: OPENING,
             openings: usize::MAX,
@@ -355,4 +355,43 @@ fn pattern_counts_match_a_simple_count() {
         .collect();
     assert_eq!(stats.distinct_openings, simple_openings.len());
     assert_eq!(mine_openings, simple_openings);
+}
+
+/// The command is `shapes`; its old name `patterns` (before `pattern` searched) still
+/// runs it, with the same output, and is not listed in the help beside `pattern`.
+#[test]
+fn shapes_answers_under_its_old_name_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("p.kdx");
+    let files = files();
+    build(
+        &files[..8],
+        &out,
+        &BuildOptions {
+            progress: false,
+            ..BuildOptions::default()
+        },
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_kifudex"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let index = out.to_str().unwrap();
+    let shapes = run(&["shapes", "--index", index, "--json", "--top", "5"]);
+    assert!(shapes.contains("\"openings\""), "{shapes}");
+    assert_eq!(
+        run(&["patterns", "--index", index, "--json", "--top", "5"]),
+        shapes
+    );
+    let help = run(&["--help"]);
+    assert!(
+        help.contains("  shapes ") && help.contains("  pattern "),
+        "{help}"
+    );
+    assert!(!help.contains("  patterns "), "{help}");
 }

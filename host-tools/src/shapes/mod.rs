@@ -1,4 +1,4 @@
-//! `kifudex patterns`: local pattern statistics of a collection, as the report on pattern
+//! `kifudex shapes`: local shape statistics of a collection, as the report on pattern
 //! generation from game records (seed 001) tabulates them: the 3x3, diamond and 5x5
 //! patterns around every played move, folded onto canonical forms ([`shape`]), with how
 //! often each was played and how often it was there to be played; and the most frequent
@@ -27,7 +27,7 @@ use shape::{Shape, Window};
 
 /// What to count and report.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PatternOptions {
+pub struct ShapeOptions {
     /// Patterns reported per shape (the most played).
     pub top: usize,
     /// Moves of an opening sequence.
@@ -38,9 +38,9 @@ pub struct PatternOptions {
     pub max_moves: Option<usize>,
 }
 
-impl Default for PatternOptions {
+impl Default for ShapeOptions {
     fn default() -> Self {
-        PatternOptions {
+        ShapeOptions {
             top: 20,
             opening_moves: 10,
             openings: 10,
@@ -86,7 +86,7 @@ pub struct Opening {
     pub count: u64,
 }
 
-/// Everything `kifudex patterns` reports.
+/// Everything `kifudex shapes` reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Stats {
     /// Games read.
@@ -173,7 +173,7 @@ fn merge(a: HashMap<u64, u64>, b: HashMap<u64, u64>) -> HashMap<u64, u64> {
 }
 
 /// Counts the patterns and openings of `games`.
-pub fn collect<G: StoredGame + Sync>(games: &[G], opts: &PatternOptions) -> Stats {
+pub fn collect<G: StoredGame + Sync>(games: &[G], opts: &ShapeOptions) -> Stats {
     let limit = opts.max_moves.unwrap_or(usize::MAX);
     // Pass 1: played patterns.
     let (played, moves) = games
