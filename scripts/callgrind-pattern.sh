@@ -15,8 +15,8 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 while IFS='|' read -r name rows area; do
   valgrind --tool=callgrind --callgrind-out-file="$out/cg.%p" \
-    --toggle-collect='kifudex::pattern::search::search*' \
-    --toggle-collect='kifudex_core::pattern::accel::PatternIndex::scan_block*' \
+    --toggle-collect='kifudex::pattern::search::search' \
+    --toggle-collect='kifudex_core::pattern::accel::PatternIndex::scan_block' \
     "$k" pattern --index "$index" --pattern "$rows" --area "$area" --threads 1 --json \
     >/dev/null 2>"$out/log"
   n=$(sed -n 's/.*Collected : *//p' "$out/log" | tr -d ,)
