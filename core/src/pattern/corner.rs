@@ -158,6 +158,16 @@ pub struct LogReplay {
     pub last: u32,
 }
 
+/// What [`CornerLog::replay_record`] tells besides the hits.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RecordReplay {
+    /// Whether there are no other hits: the region cannot hold after the kept changes.
+    pub decided: bool,
+    /// The last kept position looked at (0 when nothing is kept): hits after it come
+    /// from a scan.
+    pub last: u32,
+}
+
 impl CornerLog {
     fn kept(&self) -> usize {
         (self.count as usize).min(CORNER_EVENTS)
@@ -167,6 +177,12 @@ impl CornerLog {
     /// after the kept changes no stone lies for good on a cell that rejects it.
     pub fn may_match(&self, m: &BoxMasks) -> bool {
         CornerLog::may_match_record(&self.to_bytes(), m)
+    }
+
+    /// The number of kept changes of a record.
+    #[inline]
+    pub fn record_count(rec: &[u8; CORNER_BYTES]) -> usize {
+        ((rec[0] & COUNT_MASK) as usize).min(CORNER_EVENTS)
     }
 
     /// [`CornerLog::may_match`] read straight from a record's bytes (validated when the
@@ -185,8 +201,13 @@ impl CornerLog {
         let later = if more { u64::from_le_bytes(e) } else { 0 };
         // Points ever emptied after the start: a stone on a rejecting cell elsewhere stays
         // for the rest of the game, and nothing later can match.
-        let emptied = later | emptied_points(rec, kept);
+        let emptied = later | emptied_points(rec);
+        let whole = m.region == (1u64 << BOX_POINTS) - 1;
         for &ev in events {
+            if !whole && m.region >> (ev & 63) & 1 == 0 {
+                // Outside the region: the masks do not see it.
+                continue;
+            }
             apply(ev, &mut b, &mut w);
             if m.holds(b, w) {
                 return true;
@@ -203,40 +224,92 @@ impl CornerLog {
     /// continuation, and whether that is all of them. `None` when a late setup makes the
     /// log unfit (the game is then scanned).
     pub fn replay(&self, m: &BoxMasks) -> Option<LogReplay> {
-        if self.late_setup {
+        let mut hits = heapless::Vec::new();
+        let mut full = false;
+        let r = CornerLog::replay_record(&self.to_bytes(), m, |h| full |= hits.push(h).is_err())?;
+        if full {
             return None;
         }
-        let mut out = LogReplay {
-            hits: heapless::Vec::new(),
-            decided: true,
-            last: 0,
-        };
-        let n = self.kept();
+        Some(LogReplay {
+            hits,
+            decided: r.decided,
+            last: r.last,
+        })
+    }
+
+    /// [`CornerLog::replay`] read straight from a record's bytes (validated when the data
+    /// was opened; any bytes give an answer, never a panic), the hits passed to `on_hit`
+    /// in order. It stops at the first kept position where a stone lies for good on a
+    /// cell that rejects it (no kept change and nothing after the kept changes empties
+    /// it): nothing later can hold. `None` when a late setup makes the log unfit.
+    #[inline]
+    pub fn replay_record(
+        rec: &[u8; CORNER_BYTES],
+        m: &BoxMasks,
+        mut on_hit: impl FnMut(LogHit),
+    ) -> Option<RecordReplay> {
+        if rec[0] & LATE_SETUP != 0 {
+            return None;
+        }
+        let kept = ((rec[0] & COUNT_MASK) as usize).min(CORNER_EVENTS);
+        let more = rec[0] & MORE != 0;
+        let later = if more { emptied_later(rec) } else { 0 };
+        let events = &rec[EVENTS_AT..EVENTS_AT + kept];
+        let deltas = &rec[DELTAS_AT..DELTAS_AT + kept];
         let (mut b, mut w) = (0u64, 0u64);
         let mut prev: Option<bool> = None;
-        let mut i = 0;
         // Position 0 (the setup) first, even when nothing is set up in the box.
-        if n == 0 || self.numbers[0] != 0 {
-            if m.holds(0, 0) {
-                out.hits.push(self.hit(0, m)).ok()?;
+        if deltas.first().is_none_or(|&d| d != 0) {
+            let now = m.holds(0, 0);
+            if now {
+                on_hit(record_hit(rec, kept, more, 0, m));
             }
-            prev = Some(m.holds(0, 0));
+            prev = Some(now);
         }
-        while i < n {
-            let at = self.numbers[i];
-            while i < n && self.numbers[i] == at {
-                apply(self.events[i], &mut b, &mut w);
+        let mut emptied: Option<u64> = None;
+        let (mut i, mut at) = (0usize, 0u16);
+        while i < kept {
+            // The changes of one position: the first with its difference, the others 0.
+            // Only those inside the region matter (the masks lie inside it).
+            at = at.saturating_add(deltas[i] as u16);
+            let mut touched = false;
+            loop {
+                let e = events[i];
+                if m.region >> (e & 63) & 1 == 1 {
+                    apply(e, &mut b, &mut w);
+                    touched = true;
+                }
                 i += 1;
+                if i >= kept || deltas[i] != 0 {
+                    break;
+                }
+            }
+            if !touched {
+                if prev.is_none() {
+                    prev = Some(m.holds(b, w));
+                }
+                continue;
             }
             let now = m.holds(b, w);
             if now && prev != Some(true) {
-                out.hits.push(self.hit(at as u32, m)).ok()?;
+                on_hit(record_hit(rec, kept, more, at as u32, m));
             }
             prev = Some(now);
-            out.last = at as u32;
+            let rejected = m.rejected(b, w);
+            if rejected != 0 {
+                let e = *emptied.get_or_insert_with(|| later | emptied_points(rec));
+                if rejected & !e != 0 {
+                    return Some(RecordReplay {
+                        decided: true,
+                        last: at as u32,
+                    });
+                }
+            }
         }
-        out.decided = !self.more || m.rejected(b, w) & !self.emptied_later != 0;
-        Some(out)
+        Some(RecordReplay {
+            decided: !more || m.rejected(b, w) & !later != 0,
+            last: at as u32,
+        })
     }
 
     /// The hits of [`CornerLog::replay`] when the log decides them all.
@@ -255,30 +328,6 @@ impl CornerLog {
             apply(e, &mut b, &mut w);
         }
         (b, w)
-    }
-
-    fn hit(&self, move_number: u32, m: &BoxMasks) -> LogHit {
-        let n = self.kept();
-        let found = (0..n).find(|&j| {
-            let e = self.events[j];
-            self.numbers[j] as u32 > move_number
-                && e >> 6 != BECAME_EMPTY
-                && m.region >> (e & 63) & 1 == 1
-        });
-        let continuation = match found {
-            // Without late setups, only moves put stones in the box after the start.
-            Some(j) => LogContinuation::Move(
-                self.numbers[j] as u32,
-                self.events[j] & 63,
-                self.events[j] >> 6 == BECAME_WHITE,
-            ),
-            None if self.more => LogContinuation::After(self.numbers[n.saturating_sub(1)] as u32),
-            None => LogContinuation::None,
-        };
-        LogHit {
-            move_number,
-            continuation,
-        }
     }
 
     /// The record's bytes (the logger keeps the differences of positions within a byte).
@@ -366,39 +415,79 @@ impl CornerLog {
     }
 }
 
-/// The points the first `kept` changes of a record empty (bits `ly * 7 + lx`). Captures
-/// are rare among a box's first changes, so the change bytes are tested eight and four at
-/// a time (bits 7-6 `10`: [`BECAME_EMPTY`]) and only those found are read.
+/// The points the kept changes of a record empty (bits `ly * 7 + lx`). Captures are rare
+/// among a box's first changes, so the change bytes are tested eight at a time (bits 7-6
+/// `10`: [`BECAME_EMPTY`]) and only those found are read. Unused change bytes are zero
+/// (a valid record's), which never reads as emptying; a damaged record can only add
+/// points, which makes the answers that use this set less sharp, never wrong.
 #[inline]
-fn emptied_points(rec: &[u8; CORNER_BYTES], kept: usize) -> u64 {
+fn emptied_points(rec: &[u8; CORNER_BYTES]) -> u64 {
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    let mut out = 0u64;
-    for (part, first) in [
-        (0usize, EVENTS_AT),
-        (8, EVENTS_AT + 8),
-        (16, EVENTS_AT + 16),
-    ] {
-        if part >= kept {
-            break;
-        }
+    let word = |first: usize, live: u64| -> u64 {
         let mut bytes = [0u8; 8];
-        let n = (CORNER_EVENTS - part).min(8);
-        bytes[..n].copy_from_slice(&rec[first..first + n]);
-        let x = u64::from_le_bytes(bytes);
-        // Bytes of changes past `kept` are not looked at.
-        let live = if kept - part >= 8 {
-            !0
-        } else {
-            (1u64 << (8 * (kept - part))) - 1
-        };
-        let mut m = x & !(x << 1) & HIGH & live;
+        if let Some(b) = rec.get(first..first + 8) {
+            bytes.copy_from_slice(b);
+        }
+        let x = u64::from_le_bytes(bytes) & live;
+        x & !(x << 1) & HIGH
+    };
+    // The third read covers changes 16-19 and 4 bytes past them, masked off.
+    let parts = [
+        word(EVENTS_AT, !0),
+        word(EVENTS_AT + 8, !0),
+        word(EVENTS_AT + 16, 0xffff_ffff),
+    ];
+    let mut out = 0u64;
+    if parts.iter().all(|&m| m == 0) {
+        return out;
+    }
+    for (k, mut m) in parts.into_iter().enumerate() {
         while m != 0 {
             let byte = (m.trailing_zeros() / 8) as usize;
             m &= m - 1;
-            out |= 1 << (rec[first + byte] & 63);
+            out |= 1 << (rec[EVENTS_AT + 8 * k + byte] & 63);
         }
     }
     out
+}
+
+/// The hit at position `move_number` of a record with `kept` changes: its continuation
+/// is the first kept stone inside the region after it, or after the kept changes.
+fn record_hit(
+    rec: &[u8; CORNER_BYTES],
+    kept: usize,
+    more: bool,
+    move_number: u32,
+    m: &BoxMasks,
+) -> LogHit {
+    let mut at = 0u16;
+    for j in 0..kept {
+        at = at.saturating_add(rec[DELTAS_AT + j] as u16);
+        let e = rec[EVENTS_AT + j];
+        if at as u32 > move_number && e >> 6 != BECAME_EMPTY && m.region >> (e & 63) & 1 == 1 {
+            // Without late setups, only moves put stones in the box after the start.
+            return LogHit {
+                move_number,
+                continuation: LogContinuation::Move(at as u32, e & 63, e >> 6 == BECAME_WHITE),
+            };
+        }
+    }
+    LogHit {
+        move_number,
+        continuation: if more {
+            LogContinuation::After(at as u32)
+        } else {
+            LogContinuation::None
+        },
+    }
+}
+
+/// The points a record says were emptied after its kept changes.
+#[inline]
+fn emptied_later(rec: &[u8; CORNER_BYTES]) -> u64 {
+    let mut e = [0u8; 8];
+    e[..7].copy_from_slice(&rec[EMPTIED_AT..EMPTIED_AT + 7]);
+    u64::from_le_bytes(e)
 }
 
 #[inline]

@@ -144,7 +144,13 @@ impl<'q> ScanPlan<'q> {
         ScanPlan {
             query,
             strategy,
-            all: Candidates::all(query),
+            // Only the plan without stones reads every placement (computing it costs more
+            // than a corner search's blocks on a small collection).
+            all: if strategy == Strategy::All {
+                Candidates::all(query)
+            } else {
+                Candidates::NONE
+            },
             pairs,
             use_corners,
         }

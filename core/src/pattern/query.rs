@@ -377,13 +377,16 @@ fn variant(pattern: &Pattern, origins: &PointSet, t: Transform, swapped: bool) -
             }
         }
     }
-    for y in 0..=MAX_SIDE - vh {
-        for x in 0..=MAX_SIDE - vw {
-            let p = Point::new(x, y);
-            let o = Rect::at(p, vw, vh).transformed(t, BOARD).top_left();
-            if origins.contains(o) {
-                v.allowed.insert(p);
-            }
+    // The placement of each allowed origin: the top-left of its region transformed back
+    // (the transform is a bijection of the board's rectangles).
+    let back = t.inverse();
+    for o in origins.iter() {
+        if o.x > MAX_SIDE - w || o.y > MAX_SIDE - h {
+            continue;
+        }
+        let p = Rect::at(o, w, h).transformed(back, BOARD).top_left();
+        if p.x <= MAX_SIDE - vw && p.y <= MAX_SIDE - vh {
+            v.allowed.insert(p);
         }
     }
     v
