@@ -32,9 +32,10 @@ use super::cells::Rect;
 use super::corner::{
     box_point, CornerLog, LogContinuation, LogHit, CORNER_BYTES, GAME_CORNER_BYTES,
 };
+use super::pairscan::scan_pairs;
 use super::plan::{Pair, ScanPlan, Strategy};
 use super::query::PatternQuery;
-use super::scan::{scan_game, scan_game_from, Candidates, Continuation, GameSource, Hit, Resume};
+use super::scan::{scan_game, Candidates, Continuation, GameSource, Hit, Resume};
 use super::summary::{GameSummary, PackedSummary};
 
 /// Games per block.
@@ -395,8 +396,15 @@ impl<'a> PatternIndex<'a> {
             } else {
                 None
             };
-            if matches!(work, GameWork::Logged(hits) if hits.is_empty()) {
-                // Decided by its logs, without a hit: its moves are not read.
+            if let GameWork::Logged(hits) = work {
+                // Decided by its logs: the game's moves are read only for a continuation
+                // past the kept changes.
+                for lh in hits {
+                    let h = logged_hit(q, lh, |region, after| {
+                        first_move_in(&self.game(index, id)?, region, after)
+                    });
+                    on_hit(id, winner, &h);
+                }
                 return;
             }
             let Some(game) = self.game(index, id) else {
@@ -404,18 +412,19 @@ impl<'a> PatternIndex<'a> {
             };
             match work {
                 GameWork::Scan(cand) => scan_game(q, &game, cand, &mut |h| on_hit(id, winner, h)),
-                GameWork::Logged(hits) => {
-                    for lh in hits {
-                        let h = logged_hit(q, &game, lh);
-                        on_hit(id, winner, &h);
-                    }
+                GameWork::Logged(_) => {}
+                GameWork::Pairs(pairs) => {
+                    scan_pairs(plan, &game, pairs, None, &mut |h| on_hit(id, winner, h))
                 }
-                GameWork::Resume(hits, cand, from) => {
+                GameWork::Resume(hits, pairs, from) => {
                     for lh in hits {
-                        let h = logged_hit(q, &game, lh);
+                        let h =
+                            logged_hit(q, lh, |region, after| first_move_in(&game, region, after));
                         on_hit(id, winner, &h);
                     }
-                    scan_game_from(q, &game, cand, Some(from), &mut |h| on_hit(id, winner, h));
+                    scan_pairs(plan, &game, pairs, Some(from), &mut |h| {
+                        on_hit(id, winner, h)
+                    });
                 }
             }
         });
@@ -431,10 +440,16 @@ impl<'a> PatternIndex<'a> {
         mask: u64,
         f: &mut impl FnMut(u32, &Candidates),
     ) {
-        self.block_work_with(plan, block, mask, false, &mut |id, work| {
-            if let GameWork::Scan(cand) = work {
-                f(id, cand);
+        self.block_work_with(plan, block, mask, false, &mut |id, work| match work {
+            GameWork::Scan(cand) => f(id, cand),
+            GameWork::Pairs(pairs) => {
+                let mut cand = Candidates::NONE;
+                for pair in pairs_of(plan, pairs) {
+                    cand.add_pair(pair);
+                }
+                f(id, &cand);
             }
+            _ => {}
         });
     }
 
@@ -498,7 +513,7 @@ impl<'a> PatternIndex<'a> {
                     any |= w;
                 }
                 let mut logged: heapless::Vec<LoggedHit, MAX_LOGGED> = heapless::Vec::new();
-                let mut cand = Candidates::NONE;
+                let mut open = 0u128;
                 let mut from = Resume {
                     move_number: 0,
                     black: PointSet::EMPTY,
@@ -508,23 +523,19 @@ impl<'a> PatternIndex<'a> {
                     let id = first_id + g;
                     let pairs = game_pairs.get(g as usize).copied().unwrap_or(0);
                     if read_logs {
-                        match self.log_work(plan, pairs, id, &mut logged, &mut cand, &mut from) {
+                        match self.log_work(plan, pairs, id, &mut logged, &mut open, &mut from) {
                             Some(false) => {
                                 f(id, GameWork::Logged(&logged));
                                 continue;
                             }
                             Some(true) => {
-                                f(id, GameWork::Resume(&logged, &cand, &from));
+                                f(id, GameWork::Resume(&logged, open, &from));
                                 continue;
                             }
                             None => {}
                         }
                     }
-                    let mut cand = Candidates::NONE;
-                    for pair in pairs_of(plan, pairs) {
-                        cand.add_pair(pair);
-                    }
-                    f(id, GameWork::Scan(&cand));
+                    f(id, GameWork::Pairs(pairs));
                 }
             }
             Strategy::PerGame => {
@@ -556,7 +567,7 @@ impl<'a> PatternIndex<'a> {
 
     /// What game `id`'s corner logs tell, when every candidate pair (bit `i` of `pairs`
     /// for pair `i`) lies inside one box: its hits (into `hits`), and whether a scan is left to
-    /// do: then `cand` holds the pairs the logs leave open (and those sharing their
+    /// do: then `open_pairs` holds the pairs the logs leave open (and those sharing their
     /// regions) and `from` the position to scan from. Among pairs newly matching the same
     /// region at the same position, the first variant's hit is kept. `None`: scan the
     /// whole game.
@@ -566,7 +577,7 @@ impl<'a> PatternIndex<'a> {
         pairs: u128,
         id: u32,
         hits: &mut heapless::Vec<LoggedHit, MAX_LOGGED>,
-        cand: &mut Candidates,
+        open_pairs: &mut u128,
         from: &mut Resume,
     ) -> Option<bool> {
         let q = plan.query();
@@ -639,19 +650,20 @@ impl<'a> PatternIndex<'a> {
         if open.is_empty() {
             return Some(false);
         }
-        *cand = Candidates::NONE;
+        *open_pairs = 0;
         *from = Resume {
             move_number: start,
             black: PointSet::EMPTY,
             white: PointSet::EMPTY,
         };
         let mut boxes_done = 0u8;
-        for pair in pairs_of(plan, pairs) {
+        for i in bits128(pairs) {
+            let pair = plan.pairs.get(i)?;
             let group = q.variants().get(pair.variant as usize)?.group;
             if !open.contains(&(pair.placement, group)) {
                 continue;
             }
-            cand.add_pair(pair);
+            *open_pairs |= 1 << i;
             let c = pair.boxes.first()?.corner;
             if boxes_done & 1 << c == 0 {
                 boxes_done |= 1 << c;
@@ -704,15 +716,21 @@ struct LoggedHit {
 enum GameWork<'c> {
     /// Scan it for these candidates.
     Scan(&'c Candidates),
+    /// Scan it for these pairs of the plan (bit `i`: pair `i`).
+    Pairs(u128),
     /// Its hits, read from its corner logs.
     Logged(&'c [LoggedHit]),
     /// Its hits up to a position, read from its corner logs, then a scan from there.
-    Resume(&'c [LoggedHit], &'c Candidates, &'c Resume),
+    Resume(&'c [LoggedHit], u128, &'c Resume),
 }
 
 /// A hit read from a log, made whole (a continuation past the log is found in the game's
 /// moves).
-fn logged_hit<G: GameSource>(q: &PatternQuery, game: &G, lh: &LoggedHit) -> Hit {
+fn logged_hit(
+    q: &PatternQuery,
+    lh: &LoggedHit,
+    first_move_in: impl FnOnce(&Rect, u32) -> Option<(u32, Point, bool)>,
+) -> Hit {
     let n = lh.hit.move_number;
     let variant = q.variants().get(lh.variant as usize);
     let (region, swapped) = match variant {
@@ -722,7 +740,7 @@ fn logged_hit<G: GameSource>(q: &PatternQuery, game: &G, lh: &LoggedHit) -> Hit 
     let found = match lh.hit.continuation {
         LogContinuation::Move(m, at, white) => Some((m, box_point(lh.corner as usize, at), white)),
         LogContinuation::None => None,
-        LogContinuation::After(after) => first_move_in(game, &region, after),
+        LogContinuation::After(after) => first_move_in(&region, after),
     };
     let continuation = match (found, variant) {
         (Some((m, pt, white)), Some(v)) => {
@@ -758,6 +776,18 @@ fn first_move_in<G: GameSource>(game: &G, region: &Rect, after: u32) -> Option<(
         }
     });
     found
+}
+
+/// The set bits of a `u128`, lowest first.
+fn bits128(mut set: u128) -> impl Iterator<Item = usize> {
+    core::iter::from_fn(move || {
+        if set == 0 {
+            return None;
+        }
+        let i = set.trailing_zeros() as usize;
+        set &= set - 1;
+        Some(i)
+    })
 }
 
 /// The pairs of `plan` whose bits are set in `set` (bit `i`: pair `i`), in order.
@@ -807,6 +837,13 @@ impl GameSource for IndexedGame<'_> {
     }
 
     #[inline]
+    fn for_each_move(&self, start: usize, mut f: impl FnMut(usize, u16) -> bool) {
+        let (moves, r) = self.game.move_records();
+        let first = r.start.saturating_add(start).min(r.end);
+        moves.for_each_in(first..r.end, |i, v| f(i - r.start, v as u16));
+    }
+
+    #[inline]
     fn moves_into(&self, start: usize, out: &mut [u16]) -> usize {
         let (moves, r) = self.game.move_records();
         let r = &r;
@@ -846,6 +883,15 @@ impl GameSource for IndexedGame<'_> {
                 let p = Point::from_index19(field(v, 0, 9) as u16).unwrap_or(Point::new(0, 0));
                 (field(v, 9, 16) as u32, p)
             })
+    }
+
+    #[inline]
+    fn for_each_removal(&self, mut f: impl FnMut(u32, u16)) {
+        self.removals
+            .for_each_in(self.removal_range.clone(), |_, v| {
+                f(field(v, 9, 16) as u32, field(v, 0, 9) as u16);
+                true
+            });
     }
 
     fn removal(&self, j: usize) -> (u32, Point) {

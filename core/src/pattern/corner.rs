@@ -284,10 +284,8 @@ impl CornerLog {
                     break;
                 }
             }
-            if !touched {
-                if prev.is_none() {
-                    prev = Some(m.holds(b, w));
-                }
+            // (The first position is looked at even untouched: its matches are hits.)
+            if !touched && prev.is_some() {
                 continue;
             }
             let now = m.holds(b, w);

@@ -11,6 +11,8 @@
 //!   stone, the first changes of each corner, the stones each move removed), computed by
 //!   one replay;
 //! - [`corner`]: the logs of the corner boxes, and the hits read from them;
+//! - [`pairscan`]: the scan of a game for few placements (corner and side patterns),
+//!   each a bit of a `u128`;
 //! - [`plan`]: how a block of games is narrowed to the games and placements to replay;
 //! - [`accel`]: the reader of that data and the search of a block of 64 games with it;
 //!   `writer` (feature `alloc`): its encoder.
@@ -21,6 +23,7 @@
 pub mod accel;
 pub mod cells;
 pub mod corner;
+pub mod pairscan;
 pub mod plan;
 pub mod query;
 pub mod scan;

@@ -14,6 +14,7 @@ use crate::point::Point;
 use crate::pointset::PointSet;
 
 use super::corner::{corner_origin, BoxMasks, CORNER_BOX};
+use super::pairscan::PairTables;
 use super::query::{PatternQuery, Variant};
 use super::scan::Candidates;
 
@@ -76,6 +77,8 @@ pub struct ScanPlan<'q> {
     pub(crate) all: Candidates,
     pub(crate) pairs: heapless::Vec<Pair, MAX_PAIRS>,
     pub(crate) use_corners: bool,
+    /// The pairs by board point (pair strategy).
+    pub(crate) tables: PairTables,
 }
 
 impl<'q> ScanPlan<'q> {
@@ -99,6 +102,7 @@ impl<'q> ScanPlan<'q> {
             s => s,
         };
         let mut pairs = heapless::Vec::new();
+        let mut tables = PairTables::EMPTY;
         if strategy == Strategy::Pairs {
             for (vi, v) in query.variants().iter().enumerate() {
                 for p in v.allowed.iter() {
@@ -137,6 +141,7 @@ impl<'q> ScanPlan<'q> {
                             && (r.right - r.left + 1) as u32 * (r.bottom - r.top + 1) as u32
                                 == pair.boxes[0].masks.region.count_ones();
                     }
+                    tables.add(pairs.len(), v, p);
                     let _ = pairs.push(pair);
                 }
             }
@@ -153,6 +158,7 @@ impl<'q> ScanPlan<'q> {
             },
             pairs,
             use_corners,
+            tables,
         }
     }
 
@@ -169,6 +175,11 @@ impl<'q> ScanPlan<'q> {
     /// The pairs (pair strategy).
     pub fn pairs(&self) -> &[Pair] {
         &self.pairs
+    }
+
+    /// The pairs by board point (pair strategy).
+    pub fn tables(&self) -> &PairTables {
+        &self.tables
     }
 }
 

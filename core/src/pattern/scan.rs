@@ -70,11 +70,18 @@ pub trait GameSource {
     fn removals_from(&self, start: usize) -> impl Iterator<Item = (u32, Point)> + '_ {
         (start..self.removal_count()).map(|j| self.removal(j))
     }
+    /// Calls `f(move_number, code)` for every removed stone in order, `code` its point's
+    /// `y * 19 + x` (a source with a faster sequential read overrides this).
+    fn for_each_removal(&self, mut f: impl FnMut(u32, u16)) {
+        for (n, p) in self.removals_from(0) {
+            f(n, p.index19());
+        }
+    }
 }
 
 /// The point of each move code (`y * 19 + x`), `(0, 19)` (off every board row) for a pass
 /// and the codes past the board.
-const POINT_OF_CODE: [(u8, u8); 512] = {
+pub(crate) const POINT_OF_CODE: [(u8, u8); 512] = {
     let mut t = [(0u8, 19u8); 512];
     let mut c = 0;
     while c < MAX_POINTS {
@@ -780,35 +787,48 @@ impl<G: GameSource> Scan<'_, G> {
     }
 
     fn emit(&self, vi: usize, v: &Variant, p: Point, n: u32, on_hit: &mut impl FnMut(&Hit)) {
-        let region = v.region(p);
-        let g = self.game;
-        let mut continuation = None;
-        g.for_each_move(n as usize, |j, code| {
-            let (qx, qy) = POINT_OF_CODE[(code & 511) as usize];
-            let q = Point::new(qx, qy);
-            if !region.contains(q) {
-                return true;
-            }
-            let color = if code & (1 << 9) != 0 {
-                Color::White
-            } else {
-                Color::Black
-            };
-            continuation = Some(Continuation {
-                move_number: j as u32 + 1,
-                color: if v.swapped { color.opponent() } else { color },
-                cell: self.q.pattern_cell(v, p, q),
-                immediate: j as u32 == n,
-            });
-            false
-        });
-        on_hit(&Hit {
-            move_number: n,
-            variant: vi as u8,
-            region,
-            continuation,
-        });
+        emit_hit(self.q, self.game, vi, v, p, n, on_hit);
     }
+}
+
+/// Passes to `on_hit` the hit of variant `vi` (`v`) at placement `p` in position `n` of
+/// `game`, with its continuation: the first later move inside the region.
+pub(crate) fn emit_hit<G: GameSource>(
+    q: &PatternQuery,
+    game: &G,
+    vi: usize,
+    v: &Variant,
+    p: Point,
+    n: u32,
+    on_hit: &mut impl FnMut(&Hit),
+) {
+    let region = v.region(p);
+    let mut continuation = None;
+    game.for_each_move(n as usize, |j, code| {
+        let (qx, qy) = POINT_OF_CODE[(code & 511) as usize];
+        let pt = Point::new(qx, qy);
+        if !region.contains(pt) {
+            return true;
+        }
+        let color = if code & (1 << 9) != 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        continuation = Some(Continuation {
+            move_number: j as u32 + 1,
+            color: if v.swapped { color.opponent() } else { color },
+            cell: q.pattern_cell(v, p, pt),
+            immediate: j as u32 == n,
+        });
+        false
+    });
+    on_hit(&Hit {
+        move_number: n,
+        variant: vi as u8,
+        region,
+        continuation,
+    });
 }
 
 /// What the board given by its black and white stones holds at `p`.

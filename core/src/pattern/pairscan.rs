@@ -1,0 +1,403 @@
+//! The scan of one game for a plan with few placements (corner and side patterns): each
+//! candidate placement (a *pair* of [`ScanPlan::pairs`]) is one bit of a `u128`, and
+//! [`PairTables`] say, for every board point, which pairs its region holds, which a black
+//! or a white stone there can complete, and which such a stone rules out.
+//!
+//! A move then costs a table read and an AND: outside every live region it changes
+//! nothing the scan looks at; on a trigger point it checks just the pairs it can
+//! complete; on a rejecting point that no later removal or setup empties, it drops the
+//! pairs it rules out for good, and the scan stops once none is left. Moves with removals
+//! or setup are compared point by point, as [`super::scan`] does. The hits are the same
+//! as [`super::scan::scan_game_from`]'s for the same placements (the tests compare them
+//! on every plan).
+
+use crate::point::{Point, Stone, MAX_POINTS};
+use crate::pointset::PointSet;
+
+use super::plan::ScanPlan;
+use super::query::{Change, Variant};
+use super::scan::{emit_hit, GameSource, Hit, Resume, POINT_OF_CODE};
+
+/// Entries of a table: one per move code (`y * 19 + x`, then the pass and the codes past
+/// the board, all without a pair), so that a move's code indexes it directly.
+pub const CODES: usize = 512;
+
+/// Per board point (`y * 19 + x`), masks over a plan's pairs (bit `i`: pair `i`).
+#[derive(Clone, Debug)]
+pub struct PairTables {
+    /// The pairs whose region holds the point.
+    pub region: [u128; CODES],
+    /// The pairs a black (`[0]`) or white (`[1]`) stone put on the empty point can
+    /// complete: the point is under a trigger cell of the change.
+    pub trigger: [[u128; CODES]; 2],
+    /// The pairs a black (`[0]`) or white (`[1]`) stone on the point rules out while it
+    /// stays: the cell there rejects it.
+    pub reject: [[u128; CODES]; 2],
+    /// The pairs whose variant needs no stone (an empty board matches them).
+    pub stoneless: u128,
+}
+
+impl PairTables {
+    /// No pair anywhere.
+    pub const EMPTY: PairTables = PairTables {
+        region: [0; CODES],
+        trigger: [[0; CODES]; 2],
+        reject: [[0; CODES]; 2],
+        stoneless: 0,
+    };
+
+    /// Adds pair `i`: variant `v` at placement `p`.
+    pub fn add(&mut self, i: usize, v: &Variant, p: Point) {
+        let Some(bit) = 1u128.checked_shl(i as u32) else {
+            return;
+        };
+        if v.need_black.is_empty() && v.need_white.is_empty() {
+            self.stoneless |= bit;
+        }
+        for cy in 0..v.height {
+            for cx in 0..v.width {
+                let c = Point::new(cx, cy);
+                let at = Point::new(p.x + cx, p.y + cy).index19() as usize;
+                let Some(r) = self.region.get_mut(at) else {
+                    continue;
+                };
+                *r |= bit;
+                for (k, color) in [(Change::EmptyToBlack, 0), (Change::EmptyToWhite, 1)] {
+                    if v.triggers[k as usize].contains(c) {
+                        self.trigger[color][at] |= bit;
+                    }
+                }
+                if v.care_black.contains(c) && !v.need_black.contains(c) {
+                    self.reject[0][at] |= bit;
+                }
+                if v.care_white.contains(c) && !v.need_white.contains(c) {
+                    self.reject[1][at] |= bit;
+                }
+            }
+        }
+    }
+}
+
+/// The bits of `set`, lowest first.
+#[inline]
+fn bits128(mut set: u128) -> impl Iterator<Item = usize> {
+    core::iter::from_fn(move || {
+        if set == 0 {
+            return None;
+        }
+        let i = set.trailing_zeros() as usize;
+        set &= set - 1;
+        Some(i)
+    })
+}
+
+/// The hits of `game` for the pairs `live` of `plan` (a pair plan), in order of position,
+/// passed to `on_hit`; from a known position on when `from` is given (its stones known
+/// inside the pairs' regions), else from the setup (whose matches are all hits).
+pub fn scan_pairs<G: GameSource>(
+    plan: &ScanPlan<'_>,
+    game: &G,
+    live: u128,
+    from: Option<&Resume>,
+    on_hit: &mut impl FnMut(&Hit),
+) {
+    let mut s = PairScan {
+        plan,
+        t: plan.tables(),
+        game,
+        live,
+        black: PointSet::EMPTY,
+        white: PointSet::EMPTY,
+        last_change: None,
+    };
+    s.run(from, on_hit);
+}
+
+struct PairScan<'a, 'q, G> {
+    plan: &'a ScanPlan<'q>,
+    t: &'a PairTables,
+    game: &'a G,
+    /// The pairs that can still match.
+    live: u128,
+    black: PointSet,
+    white: PointSet,
+    /// For each point, the last position at which a removal or a setup record changes
+    /// it (gathered at the first question).
+    last_change: Option<[u16; MAX_POINTS]>,
+}
+
+impl<'q, G: GameSource> PairScan<'_, 'q, G> {
+    fn set(&mut self, p: Point, s: Stone) {
+        self.black.remove(p);
+        self.white.remove(p);
+        match s {
+            Stone::Black => self.black.insert(p),
+            Stone::White => self.white.insert(p),
+            Stone::Empty => false,
+        };
+    }
+
+    fn variant(&self, i: usize) -> Option<(&'q Variant, Point)> {
+        let pair = self.plan.pairs().get(i)?;
+        let v = self.plan.query().variants().get(pair.variant as usize)?;
+        Some((v, pair.placement))
+    }
+
+    fn run(&mut self, from: Option<&Resume>, on_hit: &mut impl FnMut(&Hit)) {
+        let g = self.game;
+        let (n_setup, n_rem) = (g.setup_count(), g.removal_count());
+        let (mut si, mut ri) = (0usize, 0usize);
+        let start = from.map_or(0, |r| r.move_number);
+        match from {
+            None => {
+                while si < n_setup {
+                    let (before, p, st) = g.setup(si);
+                    if before != 0 {
+                        break;
+                    }
+                    self.set(p, st);
+                    si += 1;
+                }
+            }
+            Some(r) => {
+                (self.black, self.white) = (r.black, r.white);
+                while si < n_setup && g.setup(si).0 <= start {
+                    si += 1;
+                }
+                while ri < n_rem && g.removal(ri).0 <= start {
+                    ri += 1;
+                }
+            }
+        }
+        let stones = !(self.black.is_empty() && self.white.is_empty());
+        // Every match of the setup position is a hit (an empty board matches only the
+        // variants without stones).
+        let initial = if stones {
+            self.live
+        } else {
+            self.live & self.t.stoneless
+        };
+        if from.is_none() && initial != 0 {
+            let mut matched = 0u128;
+            for i in bits128(initial) {
+                if let Some((v, p)) = self.variant(i) {
+                    if v.matches(p, &self.black, &self.white) {
+                        matched |= 1 << i;
+                    }
+                }
+            }
+            self.emit_first(matched, 0, on_hit);
+        }
+        if stones {
+            self.drop_stuck(start);
+            if self.live == 0 {
+                return;
+            }
+        }
+        let setup_at = |j: usize| if j < n_setup { g.setup(j).0 } else { u32::MAX };
+        let removal_at = |j: usize| if j < n_rem { g.removal(j).0 } else { u32::MAX };
+        let (mut next_setup, mut next_rem) = (setup_at(si), removal_at(ri));
+        let mut next_event = next_setup.min(next_rem);
+        let t = self.t;
+        g.for_each_move(start as usize, |i, code| {
+            let n = i as u32 + 1;
+            let c = (code & 511) as usize;
+            let white = (code >> 9 & 1) as usize;
+            if n < next_event {
+                // The common move: one stone on an empty point, nothing removed. Outside
+                // the live regions it changes nothing the scan looks at.
+                if t.region[c] & self.live == 0 {
+                    return true;
+                }
+                let (px, py) = POINT_OF_CODE[c];
+                let (bit, y) = (1u32 << px, py as usize);
+                if (self.black.bits(y) | self.white.bits(y)) & bit == 0 {
+                    if white == 1 {
+                        self.white.set_bits(y, bit);
+                    } else {
+                        self.black.set_bits(y, bit);
+                    }
+                    let trig = t.trigger[white][c] & self.live;
+                    if trig != 0 {
+                        let mut matched = 0u128;
+                        for i in bits128(trig) {
+                            if let Some((v, q)) = self.variant(i) {
+                                if v.matches(q, &self.black, &self.white) {
+                                    matched |= 1 << i;
+                                }
+                            }
+                        }
+                        self.emit_first(matched, n, on_hit);
+                    }
+                    let rej = t.reject[white][c] & self.live;
+                    if rej != 0 && self.fixed_after(Point::new(px, py), n) {
+                        self.live &= !rej;
+                    }
+                    return self.live != 0;
+                }
+            }
+            // A move with removals or setup (or onto a stone, which only a damaged file
+            // holds): compare the points it changes inside the live regions.
+            let (ob, ow) = (self.black, self.white);
+            let (px, py) = POINT_OF_CODE[c];
+            if py < 19 {
+                let p = Point::new(px, py);
+                self.set(
+                    p,
+                    if white == 1 {
+                        Stone::White
+                    } else {
+                        Stone::Black
+                    },
+                );
+            }
+            while next_rem <= n {
+                let (_, q) = g.removal(ri);
+                self.set(q, Stone::Empty);
+                ri += 1;
+                next_rem = removal_at(ri);
+            }
+            while next_setup <= n {
+                let (_, q, st) = g.setup(si);
+                self.set(q, st);
+                si += 1;
+                next_setup = setup_at(si);
+            }
+            next_event = next_setup.min(next_rem);
+            let changed = (self.black ^ ob) | (self.white ^ ow);
+            let mut matched = 0u128;
+            let mut stones = PointSet::EMPTY;
+            for q in changed.iter() {
+                let at = q.index19() as usize;
+                let here = t.region.get(at).copied().unwrap_or(0) & self.live;
+                if here == 0 {
+                    continue;
+                }
+                let old = stone_at(&ob, &ow, q);
+                let new = stone_at(&self.black, &self.white, q);
+                let Some(kind) = Change::of(old, new) else {
+                    continue;
+                };
+                if new != Stone::Empty {
+                    stones.insert(q);
+                }
+                for i in bits128(here & !matched) {
+                    let Some((v, pl)) = self.variant(i) else {
+                        continue;
+                    };
+                    let cell = Point::new(q.x - pl.x, q.y - pl.y);
+                    if v.triggers[kind as usize].contains(cell)
+                        && v.matches(pl, &self.black, &self.white)
+                    {
+                        matched |= 1 << i;
+                    }
+                }
+            }
+            self.emit_first(matched, n, on_hit);
+            for q in stones.iter() {
+                let at = q.index19() as usize;
+                let c = if self.white.contains(q) { 1 } else { 0 };
+                let rej = t.reject[c].get(at).copied().unwrap_or(0) & self.live;
+                if rej != 0 && self.fixed_after(q, n) {
+                    self.live &= !rej;
+                }
+            }
+            self.live != 0
+        });
+    }
+
+    /// Emits the hits of the newly matching pairs `matched` at position `n`: per region
+    /// (placement and group), the first pair's, which is the first variant's (pairs are
+    /// ordered by variant).
+    fn emit_first(&self, matched: u128, n: u32, on_hit: &mut impl FnMut(&Hit)) {
+        if matched == 0 {
+            return;
+        }
+        let mut claimed = [PointSet::EMPTY; 2];
+        for i in bits128(matched) {
+            let Some(pair) = self.plan.pairs().get(i) else {
+                continue;
+            };
+            let vi = pair.variant as usize;
+            let Some(v) = self.plan.query().variants().get(vi) else {
+                continue;
+            };
+            let Some(cl) = claimed.get_mut(v.group as usize) else {
+                continue;
+            };
+            if cl.insert(pair.placement) {
+                emit_hit(
+                    self.plan.query(),
+                    self.game,
+                    vi,
+                    v,
+                    pair.placement,
+                    n,
+                    on_hit,
+                );
+            }
+        }
+    }
+
+    /// Drops the live pairs whose region holds a stone that its cell rejects and that
+    /// stays for the rest of the game.
+    fn drop_stuck(&mut self, n: u32) {
+        for i in bits128(self.live) {
+            let Some((v, p)) = self.variant(i) else {
+                continue;
+            };
+            let m = ((1u64 << v.width) - 1) as u32;
+            let mut stuck = false;
+            for r in 0..v.height as usize {
+                let y = p.y as usize + r;
+                let b = (self.black.bits(y) >> p.x) & m;
+                let w = (self.white.bits(y) >> p.x) & m;
+                let mut bad = (b & v.care_black.bits(r) & !v.need_black.bits(r))
+                    | (w & v.care_white.bits(r) & !v.need_white.bits(r));
+                while bad != 0 && !stuck {
+                    let cx = bad.trailing_zeros();
+                    bad &= bad - 1;
+                    stuck = self.fixed_after(Point::new(p.x + cx as u8, y as u8), n);
+                }
+            }
+            if stuck {
+                self.live &= !(1 << i);
+            }
+        }
+    }
+
+    /// Whether no removal or setup after position `n` changes `q` (a stone there
+    /// stays).
+    fn fixed_after(&mut self, q: Point, n: u32) -> bool {
+        let g = self.game;
+        let last = self.last_change.get_or_insert_with(|| {
+            let mut last = [0u16; MAX_POINTS];
+            g.for_each_removal(|m, code| {
+                if let Some(l) = last.get_mut(code as usize) {
+                    *l = (*l).max(m.min(u16::MAX as u32) as u16);
+                }
+            });
+            for j in 0..g.setup_count() {
+                let (before, p, _) = g.setup(j);
+                if let Some(l) = last.get_mut(p.index19() as usize) {
+                    *l = (*l).max(before.min(u16::MAX as u32) as u16);
+                }
+            }
+            last
+        });
+        last.get(q.index19() as usize)
+            .is_none_or(|&l| l as u32 <= n)
+    }
+}
+
+/// What the board given by its black and white stones holds at `p`.
+#[inline]
+fn stone_at(black: &PointSet, white: &PointSet, p: Point) -> Stone {
+    if black.contains(p) {
+        Stone::Black
+    } else if white.contains(p) {
+        Stone::White
+    } else {
+        Stone::Empty
+    }
+}
