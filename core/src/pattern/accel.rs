@@ -616,8 +616,9 @@ impl<'a> PatternIndex<'a> {
                 }
             }
         }
-        if hits.is_empty() && open.is_empty() {
-            // Decided, without a hit (most games of a corner search).
+        if hits.len() <= 1 && open.is_empty() {
+            // Decided, with at most one hit (most games of a corner search): nothing to
+            // order or merge.
             return Some(false);
         }
         // The scan finds the open regions' hits after `start`.

@@ -237,7 +237,42 @@ impl<'q, G: GameSource> PairScan<'_, 'q, G> {
                 }
             }
             // A move with removals or setup (or onto a stone, which only a damaged file
-            // holds): compare the points it changes inside the live regions.
+            // holds). The board is only read inside the live regions: when nothing there
+            // changes, the records are passed over.
+            let mut relevant = t.region[c] & self.live != 0;
+            let mut j = ri;
+            while !relevant && next_rem <= n && j < n_rem {
+                let (m, q) = g.removal(j);
+                if m > n {
+                    break;
+                }
+                relevant =
+                    t.region.get(q.index19() as usize).copied().unwrap_or(0) & self.live != 0;
+                j += 1;
+            }
+            let mut j = si;
+            while !relevant && next_setup <= n && j < n_setup {
+                let (before, q, _) = g.setup(j);
+                if before > n {
+                    break;
+                }
+                relevant =
+                    t.region.get(q.index19() as usize).copied().unwrap_or(0) & self.live != 0;
+                j += 1;
+            }
+            if !relevant {
+                while next_rem <= n {
+                    ri += 1;
+                    next_rem = removal_at(ri);
+                }
+                while next_setup <= n {
+                    si += 1;
+                    next_setup = setup_at(si);
+                }
+                next_event = next_setup.min(next_rem);
+                return true;
+            }
+            // Compare the points it changes inside the live regions.
             let (ob, ow) = (self.black, self.white);
             let (px, py) = POINT_OF_CODE[c];
             if py < 19 {
@@ -377,8 +412,13 @@ impl<'q, G: GameSource> PairScan<'_, 'q, G> {
                     *l = (*l).max(m.min(u16::MAX as u32) as u16);
                 }
             });
-            for j in 0..g.setup_count() {
+            // Setup records are sorted by position: those of the start (0) change
+            // nothing after any position, so they are read from the last one back.
+            for j in (0..g.setup_count()).rev() {
                 let (before, p, _) = g.setup(j);
+                if before == 0 {
+                    break;
+                }
                 if let Some(l) = last.get_mut(p.index19() as usize) {
                     *l = (*l).max(before.min(u16::MAX as u32) as u16);
                 }

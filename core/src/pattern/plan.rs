@@ -15,7 +15,7 @@ use crate::pointset::PointSet;
 
 use super::corner::{corner_origin, BoxMasks, CORNER_BOX};
 use super::pairscan::PairTables;
-use super::query::{PatternQuery, Variant};
+use super::query::{Change, PatternQuery, Variant};
 use super::scan::Candidates;
 
 /// The most placements the pair strategy handles.
@@ -83,6 +83,7 @@ pub struct ScanPlan<'q> {
 
 impl<'q> ScanPlan<'q> {
     /// Chooses the strategy for `query`.
+    #[inline]
     pub fn new(query: &'q PatternQuery) -> ScanPlan<'q> {
         let strategy = if !query.has_stones() {
             Strategy::All
@@ -96,69 +97,85 @@ impl<'q> ScanPlan<'q> {
 
     /// A plan with a given strategy, with or without the corner logs (tests compare
     /// them; the pair strategy falls back to per-game above [`MAX_PAIRS`] placements).
+    #[inline]
     pub fn with(query: &'q PatternQuery, strategy: Strategy, use_corners: bool) -> ScanPlan<'q> {
         let strategy = match strategy {
             Strategy::Pairs if pair_count(query) > MAX_PAIRS => Strategy::PerGame,
             s => s,
         };
-        let mut pairs = heapless::Vec::new();
-        let mut tables = PairTables::EMPTY;
-        if strategy == Strategy::Pairs {
-            for (vi, v) in query.variants().iter().enumerate() {
-                for p in v.allowed.iter() {
-                    let mut pair = Pair {
-                        variant: vi as u8,
-                        placement: p,
-                        boxes: [BoxCheck::default(); 4],
-                        box_count: 0,
-                        inside: false,
-                        regions: PointSet::EMPTY,
-                        black_triggers: PointSet::EMPTY,
-                        white_triggers: PointSet::EMPTY,
-                        words: heapless::Vec::new(),
-                    };
-                    for (cells, first) in [(&v.need_black, 0u16), (&v.need_white, 361)] {
-                        for c in cells.iter() {
-                            let at = Point::new(p.x + c.x, p.y + c.y).index19();
-                            let _ = pair.words.push(first + at);
-                        }
-                    }
-                    let mut one = Candidates::NONE;
-                    one.placements[vi] = PointSet::single(p);
-                    one.finish(query);
-                    pair.regions = one.regions;
-                    pair.black_triggers = one.black_triggers;
-                    pair.white_triggers = one.white_triggers;
-                    if use_corners {
-                        for c in 0..4 {
-                            if let Some(b) = box_check(v, p, c) {
-                                pair.boxes[pair.box_count as usize] = b;
-                                pair.box_count += 1;
-                            }
-                        }
-                        let r = v.region(p);
-                        pair.inside = pair.box_count == 1
-                            && (r.right - r.left + 1) as u32 * (r.bottom - r.top + 1) as u32
-                                == pair.boxes[0].masks.region.count_ones();
-                    }
-                    tables.add(pairs.len(), v, p);
-                    let _ = pairs.push(pair);
-                }
-            }
-        }
-        ScanPlan {
+        // Built in place: the plan is large (its pairs and tables), and moving it costs.
+        let mut plan = ScanPlan {
             query,
             strategy,
+            all: Candidates::NONE,
+            pairs: heapless::Vec::new(),
+            use_corners,
+            tables: PairTables::EMPTY,
+        };
+        match strategy {
             // Only the plan without stones reads every placement (computing it costs more
             // than a corner search's blocks on a small collection).
-            all: if strategy == Strategy::All {
-                Candidates::all(query)
-            } else {
-                Candidates::NONE
-            },
-            pairs,
-            use_corners,
-            tables,
+            Strategy::All => plan.all = Candidates::all(query),
+            Strategy::Pairs => plan.add_pairs(),
+            Strategy::PerGame => {}
+        }
+        plan
+    }
+
+    /// Adds a pair per placement of each variant, with its block words, its regions and
+    /// trigger points, its corner boxes and its bits in the tables.
+    fn add_pairs(&mut self) {
+        let query = self.query;
+        for (vi, v) in query.variants().iter().enumerate() {
+            for p in v.allowed.iter() {
+                let mut pair = Pair {
+                    variant: vi as u8,
+                    placement: p,
+                    boxes: [BoxCheck::default(); 4],
+                    box_count: 0,
+                    inside: false,
+                    regions: PointSet::EMPTY,
+                    black_triggers: PointSet::EMPTY,
+                    white_triggers: PointSet::EMPTY,
+                    words: heapless::Vec::new(),
+                };
+                for (cells, first) in [(&v.need_black, 0u16), (&v.need_white, 361)] {
+                    for c in cells.iter() {
+                        let at = Point::new(p.x + c.x, p.y + c.y).index19();
+                        let _ = pair.words.push(first + at);
+                    }
+                }
+                // What Candidates::finish gives for this one placement.
+                let r = v.region(p);
+                let row = ((1u64 << v.width) - 1) as u32;
+                for y in r.top..=r.bottom {
+                    pair.regions
+                        .set_bits(y as usize, (row << p.x) & ((1 << 19) - 1));
+                }
+                for (out, k) in [
+                    (&mut pair.black_triggers, Change::EmptyToBlack),
+                    (&mut pair.white_triggers, Change::EmptyToWhite),
+                ] {
+                    for c in v.triggers[k as usize].iter() {
+                        out.insert(Point::new(p.x + c.x, p.y + c.y));
+                    }
+                }
+                if self.use_corners {
+                    for c in 0..4 {
+                        if let Some(b) = box_check(v, p, c) {
+                            pair.boxes[pair.box_count as usize] = b;
+                            pair.box_count += 1;
+                        }
+                    }
+                    pair.inside = pair.box_count == 1
+                        && (r.right - r.left + 1) as u32 * (r.bottom - r.top + 1) as u32
+                            == pair.boxes[0].masks.region.count_ones();
+                }
+                self.tables.add(self.pairs.len(), v, p);
+                if self.pairs.push(pair).is_err() {
+                    return;
+                }
+            }
         }
     }
 
