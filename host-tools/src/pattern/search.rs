@@ -125,44 +125,47 @@ fn block_mask(index: &Index<'_>, filter: &GameFilter, block: usize) -> u64 {
     mask
 }
 
-/// Counts the hits, games and continuations of `req` in every game.
+/// Counts the hits, games and continuations of `req` in every game: on the blocks in
+/// parallel, or on this thread alone when the pool has one thread (no hand-over to a
+/// worker, which costs as much as a small corner search).
 pub fn search(index: &Index<'_>, data: &PatternIndex<'_>, req: &PatternRequest) -> PatternReport {
     let q = req.query();
     let plan = ScanPlan::new(&q);
+    let scan = |mut acc: PatternReport, b: usize| {
+        let mask = block_mask(index, &req.filter, b);
+        let mut last = u32::MAX;
+        let mut year = 0u16;
+        data.scan_block(index, &plan, b, mask, &mut |id, winner, hit: &Hit| {
+            acc.hits += 1;
+            let new_game = id != last;
+            if new_game {
+                acc.games += 1;
+                last = id;
+                if req.by_year {
+                    year = index.game(id).and_then(|g| g.year()).unwrap_or(0);
+                }
+            }
+            if let Some(c) = &hit.continuation {
+                acc.stats.add(&q, c, winner);
+            }
+            if req.by_year {
+                let y = acc.years.entry(year).or_default();
+                y.hits += 1;
+                y.games += new_game as u64;
+                if let Some(c) = &hit.continuation {
+                    *y.classes.entry((c.color, q.class_of(c.cell))).or_default() += 1;
+                }
+            }
+        });
+        acc
+    };
+    if rayon::current_num_threads() <= 1 {
+        return (0..data.block_count()).fold(PatternReport::new(&q), scan);
+    }
     (0..data.block_count())
         .into_par_iter()
         .with_min_len(16)
-        .fold(
-            || PatternReport::new(&q),
-            |mut acc, b| {
-                let mask = block_mask(index, &req.filter, b);
-                let mut last = u32::MAX;
-                let mut year = 0u16;
-                data.scan_block(index, &plan, b, mask, &mut |id, winner, hit: &Hit| {
-                    acc.hits += 1;
-                    let new_game = id != last;
-                    if new_game {
-                        acc.games += 1;
-                        last = id;
-                        if req.by_year {
-                            year = index.game(id).and_then(|g| g.year()).unwrap_or(0);
-                        }
-                    }
-                    if let Some(c) = &hit.continuation {
-                        acc.stats.add(&q, c, winner);
-                    }
-                    if req.by_year {
-                        let y = acc.years.entry(year).or_default();
-                        y.hits += 1;
-                        y.games += new_game as u64;
-                        if let Some(c) = &hit.continuation {
-                            *y.classes.entry((c.color, q.class_of(c.cell))).or_default() += 1;
-                        }
-                    }
-                });
-                acc
-            },
-        )
+        .fold(|| PatternReport::new(&q), scan)
         .reduce(|| PatternReport::new(&q), PatternReport::merge)
 }
 
