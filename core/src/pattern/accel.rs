@@ -32,7 +32,7 @@ use super::cells::Rect;
 use super::corner::{
     box_point, CornerLog, LogContinuation, LogHit, CORNER_BYTES, GAME_CORNER_BYTES,
 };
-use super::pairscan::scan_pairs;
+use super::pairscan::{bits128, scan_pairs};
 use super::plan::{Pair, ScanPlan, Strategy};
 use super::query::PatternQuery;
 use super::scan::{scan_game, Candidates, Continuation, GameSource, Hit, Resume};
@@ -777,18 +777,6 @@ fn first_move_in<G: GameSource>(game: &G, region: &Rect, after: u32) -> Option<(
         }
     });
     found
-}
-
-/// The set bits of a `u128`, lowest first.
-fn bits128(mut set: u128) -> impl Iterator<Item = usize> {
-    core::iter::from_fn(move || {
-        if set == 0 {
-            return None;
-        }
-        let i = set.trailing_zeros() as usize;
-        set &= set - 1;
-        Some(i)
-    })
 }
 
 /// The pairs of `plan` whose bits are set in `set` (bit `i`: pair `i`), in order.

@@ -16,7 +16,10 @@ use crate::pointset::PointSet;
 
 use super::plan::ScanPlan;
 use super::query::{Change, Variant};
-use super::scan::{emit_hit, GameSource, Hit, Resume, POINT_OF_CODE};
+use super::scan::{
+    emit_hit, move_stone, set_stone, start_position, stone_at, GameSource, Hit, Records, Resume,
+    POINT_OF_CODE,
+};
 
 /// Entries of a table: one per move code (`y * 19 + x`, then the pass and the codes past
 /// the board, all without a pair), so that a move's code indexes it directly.
@@ -80,7 +83,7 @@ impl PairTables {
 
 /// The bits of `set`, lowest first.
 #[inline]
-fn bits128(mut set: u128) -> impl Iterator<Item = usize> {
+pub(crate) fn bits128(mut set: u128) -> impl Iterator<Item = usize> {
     core::iter::from_fn(move || {
         if set == 0 {
             return None;
@@ -128,13 +131,7 @@ struct PairScan<'a, 'q, G> {
 
 impl<'q, G: GameSource> PairScan<'_, 'q, G> {
     fn set(&mut self, p: Point, s: Stone) {
-        self.black.remove(p);
-        self.white.remove(p);
-        match s {
-            Stone::Black => self.black.insert(p),
-            Stone::White => self.white.insert(p),
-            Stone::Empty => false,
-        };
+        set_stone(&mut self.black, &mut self.white, p, s);
     }
 
     fn variant(&self, i: usize) -> Option<(&'q Variant, Point)> {
@@ -145,30 +142,8 @@ impl<'q, G: GameSource> PairScan<'_, 'q, G> {
 
     fn run(&mut self, from: Option<&Resume>, on_hit: &mut impl FnMut(&Hit)) {
         let g = self.game;
-        let (n_setup, n_rem) = (g.setup_count(), g.removal_count());
-        let (mut si, mut ri) = (0usize, 0usize);
         let start = from.map_or(0, |r| r.move_number);
-        match from {
-            None => {
-                while si < n_setup {
-                    let (before, p, st) = g.setup(si);
-                    if before != 0 {
-                        break;
-                    }
-                    self.set(p, st);
-                    si += 1;
-                }
-            }
-            Some(r) => {
-                (self.black, self.white) = (r.black, r.white);
-                while si < n_setup && g.setup(si).0 <= start {
-                    si += 1;
-                }
-                while ri < n_rem && g.removal(ri).0 <= start {
-                    ri += 1;
-                }
-            }
-        }
+        let (si, ri) = start_position(g, from, &mut self.black, &mut self.white);
         let stones = !(self.black.is_empty() && self.white.is_empty());
         // Every match of the setup position is a hit (an empty board matches only the
         // variants without stones).
@@ -194,10 +169,8 @@ impl<'q, G: GameSource> PairScan<'_, 'q, G> {
                 return;
             }
         }
-        let setup_at = |j: usize| if j < n_setup { g.setup(j).0 } else { u32::MAX };
-        let removal_at = |j: usize| if j < n_rem { g.removal(j).0 } else { u32::MAX };
-        let (mut next_setup, mut next_rem) = (setup_at(si), removal_at(ri));
-        let mut next_event = next_setup.min(next_rem);
+        let mut records = Records::new(g, si, ri);
+        let mut next_event = records.next();
         let t = self.t;
         g.for_each_move(start as usize, |i, code| {
             let n = i as u32 + 1;
@@ -239,37 +212,12 @@ impl<'q, G: GameSource> PairScan<'_, 'q, G> {
             // A move with removals or setup (or onto a stone, which only a damaged file
             // holds). The board is only read inside the live regions: when nothing there
             // changes, the records are passed over.
-            let mut relevant = t.region[c] & self.live != 0;
-            let mut j = ri;
-            while !relevant && next_rem <= n && j < n_rem {
-                let (m, q) = g.removal(j);
-                if m > n {
-                    break;
-                }
-                relevant =
-                    t.region.get(q.index19() as usize).copied().unwrap_or(0) & self.live != 0;
-                j += 1;
-            }
-            let mut j = si;
-            while !relevant && next_setup <= n && j < n_setup {
-                let (before, q, _) = g.setup(j);
-                if before > n {
-                    break;
-                }
-                relevant =
-                    t.region.get(q.index19() as usize).copied().unwrap_or(0) & self.live != 0;
-                j += 1;
-            }
-            if !relevant {
-                while next_rem <= n {
-                    ri += 1;
-                    next_rem = removal_at(ri);
-                }
-                while next_setup <= n {
-                    si += 1;
-                    next_setup = setup_at(si);
-                }
-                next_event = next_setup.min(next_rem);
+            let live = self.live;
+            let inside =
+                |q: Point| t.region.get(q.index19() as usize).copied().unwrap_or(0) & live != 0;
+            if t.region[c] & live == 0 && !records.touch(g, n, inside) {
+                records.skip(g, n);
+                next_event = records.next();
                 return true;
             }
             // Compare the points it changes inside the live regions.
@@ -277,28 +225,10 @@ impl<'q, G: GameSource> PairScan<'_, 'q, G> {
             let (px, py) = POINT_OF_CODE[c];
             if py < 19 {
                 let p = Point::new(px, py);
-                self.set(
-                    p,
-                    if white == 1 {
-                        Stone::White
-                    } else {
-                        Stone::Black
-                    },
-                );
+                self.set(p, move_stone(white == 1));
             }
-            while next_rem <= n {
-                let (_, q) = g.removal(ri);
-                self.set(q, Stone::Empty);
-                ri += 1;
-                next_rem = removal_at(ri);
-            }
-            while next_setup <= n {
-                let (_, q, st) = g.setup(si);
-                self.set(q, st);
-                si += 1;
-                next_setup = setup_at(si);
-            }
-            next_event = next_setup.min(next_rem);
+            records.apply(g, n, &mut self.black, &mut self.white);
+            next_event = records.next();
             let changed = (self.black ^ ob) | (self.white ^ ow);
             let mut matched = 0u128;
             let mut stones = PointSet::EMPTY;
@@ -427,17 +357,5 @@ impl<'q, G: GameSource> PairScan<'_, 'q, G> {
         });
         last.get(q.index19() as usize)
             .is_none_or(|&l| l as u32 <= n)
-    }
-}
-
-/// What the board given by its black and white stones holds at `p`.
-#[inline]
-fn stone_at(black: &PointSet, white: &PointSet, p: Point) -> Stone {
-    if black.contains(p) {
-        Stone::Black
-    } else if white.contains(p) {
-        Stone::White
-    } else {
-        Stone::Empty
     }
 }

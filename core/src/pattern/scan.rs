@@ -399,41 +399,13 @@ struct Scan<'a, G> {
 
 impl<G: GameSource> Scan<'_, G> {
     fn set(&mut self, p: Point, s: Stone) {
-        self.black.remove(p);
-        self.white.remove(p);
-        match s {
-            Stone::Black => self.black.insert(p),
-            Stone::White => self.white.insert(p),
-            Stone::Empty => false,
-        };
+        set_stone(&mut self.black, &mut self.white, p, s);
     }
 
     fn run(&mut self, from: Option<&Resume>, on_hit: &mut impl FnMut(&Hit)) {
         let g = self.game;
-        let (n_setup, n_rem) = (g.setup_count(), g.removal_count());
-        let (mut si, mut ri) = (0usize, 0usize);
         let start = from.map_or(0, |r| r.move_number);
-        match from {
-            None => {
-                while si < n_setup {
-                    let (before, p, st) = g.setup(si);
-                    if before != 0 {
-                        break;
-                    }
-                    self.set(p, st);
-                    si += 1;
-                }
-            }
-            Some(r) => {
-                (self.black, self.white) = (r.black, r.white);
-                while si < n_setup && g.setup(si).0 <= start {
-                    si += 1;
-                }
-                while ri < n_rem && g.removal(ri).0 <= start {
-                    ri += 1;
-                }
-            }
-        }
+        let (si, ri) = start_position(g, from, &mut self.black, &mut self.white);
         (self.removal_cursor, self.setup_cursor) = (ri, si);
         if from.is_none() {
             self.initial_hits(on_hit);
@@ -441,10 +413,8 @@ impl<G: GameSource> Scan<'_, G> {
         if self.start_watching() && !self.any_alive() {
             return;
         }
-        let setup_at = |j: usize| if j < n_setup { g.setup(j).0 } else { u32::MAX };
-        let removal_at = |j: usize| if j < n_rem { g.removal(j).0 } else { u32::MAX };
-        let (mut next_setup, mut next_rem) = (setup_at(si), removal_at(ri));
-        let mut next_event = next_setup.min(next_rem);
+        let mut records = Records::new(g, si, ri);
+        let mut next_event = records.next();
         let trig = [self.cand.black_triggers, self.cand.white_triggers];
         let watching = !self.watches.is_empty();
         let mut buf = [0u16; 64];
@@ -498,46 +468,19 @@ impl<G: GameSource> Scan<'_, G> {
                 // holds). Only changes inside a candidate region can make a match appear:
                 // look at them first, and compare whole boards only then.
                 let regions = &self.cand.regions;
-                let mut relevant = on_board && regions.contains(p);
-                let mut j = ri;
-                while !relevant && j < n_rem && g.removal(j).0 <= n {
-                    relevant = regions.contains(g.removal(j).1);
-                    j += 1;
-                }
-                let mut j = si;
-                while !relevant && j < n_setup && g.setup(j).0 <= n {
-                    relevant = regions.contains(g.setup(j).1);
-                    j += 1;
-                }
+                let relevant = (on_board && regions.contains(p))
+                    || records.touch(g, n, |q| regions.contains(q));
                 let (ob, ow) = if relevant {
                     (self.black, self.white)
                 } else {
                     (PointSet::EMPTY, PointSet::EMPTY)
                 };
                 if on_board {
-                    self.set(
-                        p,
-                        if white == 1 {
-                            Stone::White
-                        } else {
-                            Stone::Black
-                        },
-                    );
+                    self.set(p, move_stone(white == 1));
                 }
-                while next_rem <= n {
-                    let (_, q) = g.removal(ri);
-                    self.set(q, Stone::Empty);
-                    ri += 1;
-                    next_rem = removal_at(ri);
-                }
-                while next_setup <= n {
-                    let (_, q, st) = g.setup(si);
-                    self.set(q, st);
-                    si += 1;
-                    next_setup = setup_at(si);
-                }
-                next_event = next_setup.min(next_rem);
-                (self.removal_cursor, self.setup_cursor) = (ri, si);
+                records.apply(g, n, &mut self.black, &mut self.white);
+                next_event = records.next();
+                (self.removal_cursor, self.setup_cursor) = (records.removal, records.setup);
                 if !relevant {
                     continue;
                 }
@@ -831,9 +774,179 @@ pub(crate) fn emit_hit<G: GameSource>(
     });
 }
 
+/// The removal and setup records of a game that a scan has not applied yet.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Records {
+    /// The first setup record not applied.
+    pub(crate) setup: usize,
+    /// The first removal record not applied.
+    pub(crate) removal: usize,
+    next_setup: u32,
+    next_removal: u32,
+}
+
+impl Records {
+    /// The records of `game` from setup record `setup` and removal record `removal` on.
+    pub(crate) fn new<G: GameSource>(game: &G, setup: usize, removal: usize) -> Records {
+        Records {
+            setup,
+            removal,
+            next_setup: setup_at(game, setup),
+            next_removal: removal_at(game, removal),
+        }
+    }
+
+    /// The first position with a record left (`u32::MAX`: none).
+    #[inline]
+    pub(crate) fn next(&self) -> u32 {
+        self.next_setup.min(self.next_removal)
+    }
+
+    /// Whether a record of a position up to `n` changes a point that `inside` accepts.
+    pub(crate) fn touch<G: GameSource>(
+        &self,
+        game: &G,
+        n: u32,
+        inside: impl Fn(Point) -> bool,
+    ) -> bool {
+        let mut j = self.removal;
+        while j < game.removal_count() {
+            let (m, q) = game.removal(j);
+            if m > n {
+                break;
+            }
+            if inside(q) {
+                return true;
+            }
+            j += 1;
+        }
+        let mut j = self.setup;
+        while j < game.setup_count() {
+            let (before, q, _) = game.setup(j);
+            if before > n {
+                break;
+            }
+            if inside(q) {
+                return true;
+            }
+            j += 1;
+        }
+        false
+    }
+
+    /// Applies the records of the positions up to `n` to the board (`black`, `white`).
+    pub(crate) fn apply<G: GameSource>(
+        &mut self,
+        game: &G,
+        n: u32,
+        black: &mut PointSet,
+        white: &mut PointSet,
+    ) {
+        while self.next_removal <= n {
+            let (_, q) = game.removal(self.removal);
+            set_stone(black, white, q, Stone::Empty);
+            self.removal += 1;
+            self.next_removal = removal_at(game, self.removal);
+        }
+        while self.next_setup <= n {
+            let (_, q, st) = game.setup(self.setup);
+            set_stone(black, white, q, st);
+            self.setup += 1;
+            self.next_setup = setup_at(game, self.setup);
+        }
+    }
+
+    /// Passes over the records of the positions up to `n` without applying them.
+    pub(crate) fn skip<G: GameSource>(&mut self, game: &G, n: u32) {
+        while self.next_removal <= n {
+            self.removal += 1;
+            self.next_removal = removal_at(game, self.removal);
+        }
+        while self.next_setup <= n {
+            self.setup += 1;
+            self.next_setup = setup_at(game, self.setup);
+        }
+    }
+}
+
+/// The position of setup record `j` (`u32::MAX` past the last).
+fn setup_at<G: GameSource>(game: &G, j: usize) -> u32 {
+    if j < game.setup_count() {
+        game.setup(j).0
+    } else {
+        u32::MAX
+    }
+}
+
+/// The move number of removal record `j` (`u32::MAX` past the last).
+fn removal_at<G: GameSource>(game: &G, j: usize) -> u32 {
+    if j < game.removal_count() {
+        game.removal(j).0
+    } else {
+        u32::MAX
+    }
+}
+
+/// The stone a move puts down (White's if `white`).
+#[inline]
+pub(crate) fn move_stone(white: bool) -> Stone {
+    if white {
+        Stone::White
+    } else {
+        Stone::Black
+    }
+}
+
+/// Puts `s` on `p` of the board given by its black and white stones.
+#[inline]
+pub(crate) fn set_stone(black: &mut PointSet, white: &mut PointSet, p: Point, s: Stone) {
+    black.remove(p);
+    white.remove(p);
+    match s {
+        Stone::Black => black.insert(p),
+        Stone::White => white.insert(p),
+        Stone::Empty => false,
+    };
+}
+
+/// Sets up the board (`black`, `white`) a scan of `game` starts from: the setup of the
+/// start, or the known position `from`. Returns the first setup and removal records not
+/// applied yet.
+pub(crate) fn start_position<G: GameSource>(
+    game: &G,
+    from: Option<&Resume>,
+    black: &mut PointSet,
+    white: &mut PointSet,
+) -> (usize, usize) {
+    let (n_setup, n_rem) = (game.setup_count(), game.removal_count());
+    let (mut si, mut ri) = (0usize, 0usize);
+    match from {
+        None => {
+            while si < n_setup {
+                let (before, p, st) = game.setup(si);
+                if before != 0 {
+                    break;
+                }
+                set_stone(black, white, p, st);
+                si += 1;
+            }
+        }
+        Some(r) => {
+            (*black, *white) = (r.black, r.white);
+            while si < n_setup && game.setup(si).0 <= r.move_number {
+                si += 1;
+            }
+            while ri < n_rem && game.removal(ri).0 <= r.move_number {
+                ri += 1;
+            }
+        }
+    }
+    (si, ri)
+}
+
 /// What the board given by its black and white stones holds at `p`.
 #[inline]
-fn stone_at(black: &PointSet, white: &PointSet, p: Point) -> Stone {
+pub(crate) fn stone_at(black: &PointSet, white: &PointSet, p: Point) -> Stone {
     if black.contains(p) {
         Stone::Black
     } else if white.contains(p) {
