@@ -187,30 +187,33 @@ pub fn for_each_hit(
     let mut start = 0;
     while start < n {
         let end = (start + STREAM_BLOCKS).min(n);
-        let found: Vec<Vec<(u32, Hit)>> = (start..end)
-            .into_par_iter()
-            .map(|b| {
-                let mask = block_mask(index, &req.filter, b);
-                let mut hits = Vec::new();
-                data.scan_block(index, &plan, b, mask, &mut |id, _, h: &Hit| {
-                    hits.push((id, *h))
-                });
-                // By game, position, then region (top, left).
-                hits.sort_by_key(|(id, h)| {
-                    let r = h.region;
-                    (
-                        *id,
-                        h.move_number,
-                        r.top,
-                        r.left,
-                        r.bottom,
-                        r.right,
-                        h.variant,
-                    )
-                });
-                hits
-            })
-            .collect();
+        let block_hits = |b: usize| {
+            let mask = block_mask(index, &req.filter, b);
+            let mut hits = Vec::new();
+            data.scan_block(index, &plan, b, mask, &mut |id, _, h: &Hit| {
+                hits.push((id, *h))
+            });
+            // By game, position, then region (top, left).
+            hits.sort_by_key(|(id, h)| {
+                let r = h.region;
+                (
+                    *id,
+                    h.move_number,
+                    r.top,
+                    r.left,
+                    r.bottom,
+                    r.right,
+                    h.variant,
+                )
+            });
+            hits
+        };
+        // As `search`: one thread is the calling thread.
+        let found: Vec<Vec<(u32, Hit)>> = if rayon::current_num_threads() <= 1 {
+            (start..end).map(block_hits).collect()
+        } else {
+            (start..end).into_par_iter().map(block_hits).collect()
+        };
         for (id, h) in found.iter().flatten() {
             if !f(*id, h) {
                 return;
