@@ -445,8 +445,11 @@ impl<'a> PatternIndex<'a> {
             GameWork::Pairs(pairs) => {
                 let mut cand = Candidates::NONE;
                 for pair in pairs_of(plan, pairs) {
-                    cand.add_pair(pair);
+                    if let Some(s) = cand.placements.get_mut(pair.variant as usize) {
+                        s.insert(pair.placement);
+                    }
                 }
+                cand.finish(plan.query());
                 f(id, &cand);
             }
             _ => {}
@@ -780,17 +783,8 @@ fn first_move_in<G: GameSource>(game: &G, region: &Rect, after: u32) -> Option<(
 }
 
 /// The pairs of `plan` whose bits are set in `set` (bit `i`: pair `i`), in order.
-fn pairs_of<'p>(plan: &'p ScanPlan<'_>, mut set: u128) -> impl Iterator<Item = &'p Pair> + 'p {
-    core::iter::from_fn(move || {
-        while set != 0 {
-            let i = set.trailing_zeros() as usize;
-            set &= set - 1;
-            if let Some(p) = plan.pairs.get(i) {
-                return Some(p);
-            }
-        }
-        None
-    })
+fn pairs_of<'p>(plan: &'p ScanPlan<'_>, set: u128) -> impl Iterator<Item = &'p Pair> + 'p {
+    bits128(set).filter_map(|i| plan.pairs.get(i))
 }
 
 /// The set bits of a word, lowest first.
@@ -862,16 +856,6 @@ impl GameSource for IndexedGame<'_> {
 
     fn removal_count(&self) -> usize {
         self.removal_range.len()
-    }
-
-    fn removals_from(&self, start: usize) -> impl Iterator<Item = (u32, Point)> + '_ {
-        let r = &self.removal_range;
-        self.removals
-            .iter_range(r.start.saturating_add(start).min(r.end)..r.end)
-            .map(|v| {
-                let p = Point::from_index19(field(v, 0, 9) as u16).unwrap_or(Point::new(0, 0));
-                (field(v, 9, 16) as u32, p)
-            })
     }
 
     #[inline]

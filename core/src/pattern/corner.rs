@@ -193,12 +193,10 @@ impl CornerLog {
         if m.holds(b, w) {
             return true;
         }
-        let kept = ((rec[0] & COUNT_MASK) as usize).min(CORNER_EVENTS);
+        let kept = CornerLog::record_count(rec);
         let events = &rec[EVENTS_AT..EVENTS_AT + kept];
         let more = rec[0] & MORE != 0;
-        let mut e = [0u8; 8];
-        e[..7].copy_from_slice(&rec[EMPTIED_AT..EMPTIED_AT + 7]);
-        let later = if more { u64::from_le_bytes(e) } else { 0 };
+        let later = if more { emptied_later(rec) } else { 0 };
         // Points ever emptied after the start: a stone on a rejecting cell elsewhere stays
         // for the rest of the game, and nothing later can match.
         let emptied = later | emptied_points(rec);
@@ -251,7 +249,7 @@ impl CornerLog {
         if rec[0] & LATE_SETUP != 0 {
             return None;
         }
-        let kept = ((rec[0] & COUNT_MASK) as usize).min(CORNER_EVENTS);
+        let kept = CornerLog::record_count(rec);
         let more = rec[0] & MORE != 0;
         let later = if more { emptied_later(rec) } else { 0 };
         let events = &rec[EVENTS_AT..EVENTS_AT + kept];

@@ -11,14 +11,14 @@
 //! as [`super::scan::scan_game_from`]'s for the same placements (the tests compare them
 //! on every plan).
 
-use crate::point::{Point, Stone, MAX_POINTS};
+use crate::point::{Point, Stone};
 use crate::pointset::PointSet;
 
 use super::plan::ScanPlan;
 use super::query::{Change, Variant};
 use super::scan::{
-    emit_hit, move_stone, set_stone, start_position, stone_at, GameSource, Hit, Records, Resume,
-    POINT_OF_CODE,
+    emit_hit, move_stone, set_stone, start_position, stone_at, stuck, GameSource, Hit, LastChange,
+    Records, Resume, POINT_OF_CODE,
 };
 
 /// Entries of a table: one per move code (`y * 19 + x`, then the pass and the codes past
@@ -111,7 +111,7 @@ pub fn scan_pairs<G: GameSource>(
         live,
         black: PointSet::EMPTY,
         white: PointSet::EMPTY,
-        last_change: None,
+        changes: LastChange::default(),
     };
     s.run(from, on_hit);
 }
@@ -124,9 +124,8 @@ struct PairScan<'a, 'q, G> {
     live: u128,
     black: PointSet,
     white: PointSet,
-    /// For each point, the last position at which a removal or a setup record changes
-    /// it (gathered at the first question).
-    last_change: Option<[u16; MAX_POINTS]>,
+    /// When each point last changes.
+    changes: LastChange,
 }
 
 impl<'q, G: GameSource> PairScan<'_, 'q, G> {
@@ -305,57 +304,23 @@ impl<'q, G: GameSource> PairScan<'_, 'q, G> {
     }
 
     /// Drops the live pairs whose region holds a stone that its cell rejects and that
-    /// stays for the rest of the game.
+    /// stays for the rest of the game (after position `n`).
     fn drop_stuck(&mut self, n: u32) {
         for i in bits128(self.live) {
             let Some((v, p)) = self.variant(i) else {
                 continue;
             };
-            let m = ((1u64 << v.width) - 1) as u32;
-            let mut stuck = false;
-            for r in 0..v.height as usize {
-                let y = p.y as usize + r;
-                let b = (self.black.bits(y) >> p.x) & m;
-                let w = (self.white.bits(y) >> p.x) & m;
-                let mut bad = (b & v.care_black.bits(r) & !v.need_black.bits(r))
-                    | (w & v.care_white.bits(r) & !v.need_white.bits(r));
-                while bad != 0 && !stuck {
-                    let cx = bad.trailing_zeros();
-                    bad &= bad - 1;
-                    stuck = self.fixed_after(Point::new(p.x + cx as u8, y as u8), n);
-                }
-            }
-            if stuck {
+            let (g, changes) = (self.game, &mut self.changes);
+            if stuck(v, p, &self.black, &self.white, |q| {
+                changes.fixed_after(g, q, n)
+            }) {
                 self.live &= !(1 << i);
             }
         }
     }
 
-    /// Whether no removal or setup after position `n` changes `q` (a stone there
-    /// stays).
+    /// Whether no removal or setup after position `n` changes `q` (a stone there stays).
     fn fixed_after(&mut self, q: Point, n: u32) -> bool {
-        let g = self.game;
-        let last = self.last_change.get_or_insert_with(|| {
-            let mut last = [0u16; MAX_POINTS];
-            g.for_each_removal(|m, code| {
-                if let Some(l) = last.get_mut(code as usize) {
-                    *l = (*l).max(m.min(u16::MAX as u32) as u16);
-                }
-            });
-            // Setup records are sorted by position: those of the start (0) change
-            // nothing after any position, so they are read from the last one back.
-            for j in (0..g.setup_count()).rev() {
-                let (before, p, _) = g.setup(j);
-                if before == 0 {
-                    break;
-                }
-                if let Some(l) = last.get_mut(p.index19() as usize) {
-                    *l = (*l).max(before.min(u16::MAX as u32) as u16);
-                }
-            }
-            last
-        });
-        last.get(q.index19() as usize)
-            .is_none_or(|&l| l as u32 <= n)
+        self.changes.fixed_after(self.game, q, n)
     }
 }

@@ -11,11 +11,10 @@
 //!   all placements at once ([`Strategy::PerGame`]).
 
 use crate::point::Point;
-use crate::pointset::PointSet;
 
 use super::corner::{corner_origin, BoxMasks, CORNER_BOX};
 use super::pairscan::PairTables;
-use super::query::{Change, PatternQuery, Variant};
+use super::query::{PatternQuery, Variant};
 use super::scan::Candidates;
 
 /// The most placements the pair strategy handles.
@@ -54,13 +53,6 @@ pub struct Pair {
     pub box_count: u8,
     /// Whether the whole region lies in `boxes[0]`: its hits can be read from the log.
     pub inside: bool,
-    /// What the placement adds to a game's [`Candidates`]: its region, and the points
-    /// where a black or a white stone can complete it.
-    pub regions: PointSet,
-    /// See `regions`.
-    pub black_triggers: PointSet,
-    /// See `regions`.
-    pub white_triggers: PointSet,
     /// Block words of the points under its `X` and `O` cells (ever black, ever white),
     /// at most [`MAX_WORDS`] of them: a game whose bit is clear in one of them cannot match.
     pub words: heapless::Vec<u16, MAX_WORDS>,
@@ -83,7 +75,6 @@ pub struct ScanPlan<'q> {
 
 impl<'q> ScanPlan<'q> {
     /// Chooses the strategy for `query`.
-    #[inline]
     pub fn new(query: &'q PatternQuery) -> ScanPlan<'q> {
         let strategy = if !query.has_stones() {
             Strategy::All
@@ -97,7 +88,6 @@ impl<'q> ScanPlan<'q> {
 
     /// A plan with a given strategy, with or without the corner logs (tests compare
     /// them; the pair strategy falls back to per-game above [`MAX_PAIRS`] placements).
-    #[inline]
     pub fn with(query: &'q PatternQuery, strategy: Strategy, use_corners: bool) -> ScanPlan<'q> {
         let strategy = match strategy {
             Strategy::Pairs if pair_count(query) > MAX_PAIRS => Strategy::PerGame,
@@ -134,30 +124,12 @@ impl<'q> ScanPlan<'q> {
                     boxes: [BoxCheck::default(); 4],
                     box_count: 0,
                     inside: false,
-                    regions: PointSet::EMPTY,
-                    black_triggers: PointSet::EMPTY,
-                    white_triggers: PointSet::EMPTY,
                     words: heapless::Vec::new(),
                 };
                 for (cells, first) in [(&v.need_black, 0u16), (&v.need_white, 361)] {
                     for c in cells.iter() {
                         let at = Point::new(p.x + c.x, p.y + c.y).index19();
                         let _ = pair.words.push(first + at);
-                    }
-                }
-                // What Candidates::finish gives for this one placement.
-                let r = v.region(p);
-                let row = ((1u64 << v.width) - 1) as u32;
-                for y in r.top..=r.bottom {
-                    pair.regions
-                        .set_bits(y as usize, (row << p.x) & ((1 << 19) - 1));
-                }
-                for (out, k) in [
-                    (&mut pair.black_triggers, Change::EmptyToBlack),
-                    (&mut pair.white_triggers, Change::EmptyToWhite),
-                ] {
-                    for c in v.triggers[k as usize].iter() {
-                        out.insert(Point::new(p.x + c.x, p.y + c.y));
                     }
                 }
                 if self.use_corners {
@@ -167,6 +139,7 @@ impl<'q> ScanPlan<'q> {
                             pair.box_count += 1;
                         }
                     }
+                    let r = v.region(p);
                     pair.inside = pair.box_count == 1
                         && (r.right - r.left + 1) as u32 * (r.bottom - r.top + 1) as u32
                             == pair.boxes[0].masks.region.count_ones();

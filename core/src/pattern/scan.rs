@@ -65,15 +65,11 @@ pub trait GameSource {
     /// Removed stone `j`: the (1-based) number of the move that removed it and its point.
     /// Sorted by move number.
     fn removal(&self, j: usize) -> (u32, Point);
-    /// The removed stones from `start` on, in order (a source with a faster sequential
-    /// read overrides this).
-    fn removals_from(&self, start: usize) -> impl Iterator<Item = (u32, Point)> + '_ {
-        (start..self.removal_count()).map(|j| self.removal(j))
-    }
     /// Calls `f(move_number, code)` for every removed stone in order, `code` its point's
     /// `y * 19 + x` (a source with a faster sequential read overrides this).
     fn for_each_removal(&self, mut f: impl FnMut(u32, u16)) {
-        for (n, p) in self.removals_from(0) {
+        for j in 0..self.removal_count() {
+            let (n, p) = self.removal(j);
             f(n, p.index19());
         }
     }
@@ -225,20 +221,6 @@ impl Candidates {
         }
     }
 
-    /// Adds a placement prepared by a [`super::plan::ScanPlan`] (its regions and trigger
-    /// points computed once for all games).
-    #[inline]
-    pub fn add_pair(&mut self, pair: &super::plan::Pair) {
-        let vi = pair.variant as usize;
-        if let Some(s) = self.placements.get_mut(vi) {
-            s.insert(pair.placement);
-            self.active |= 1 << vi;
-            self.regions |= pair.regions;
-            self.black_triggers |= pair.black_triggers;
-            self.white_triggers |= pair.white_triggers;
-        }
-    }
-
     /// Whether no placement is left.
     pub fn is_empty(&self) -> bool {
         self.placements.iter().all(|p| p.is_empty())
@@ -373,9 +355,7 @@ pub fn scan_game_from<G: GameSource>(
         white: PointSet::EMPTY,
         watches: heapless::Vec::new(),
         watched: PointSet::EMPTY,
-        removal_cursor: 0,
-        setup_cursor: 0,
-        changed_later: None,
+        changes: LastChange::default(),
     };
     s.run(from, on_hit);
 }
@@ -389,12 +369,8 @@ struct Scan<'a, G> {
     watches: heapless::Vec<Watch, MAX_WATCH>,
     /// The points of the watched regions.
     watched: PointSet,
-    /// The first removal and setup records not applied yet.
-    removal_cursor: usize,
-    setup_cursor: usize,
-    /// The points that a removal or setup record from the cursors on changes, and the
-    /// cursors they were gathered at.
-    changed_later: Option<((usize, usize), PointSet)>,
+    /// When each point last changes.
+    changes: LastChange,
 }
 
 impl<G: GameSource> Scan<'_, G> {
@@ -406,11 +382,10 @@ impl<G: GameSource> Scan<'_, G> {
         let g = self.game;
         let start = from.map_or(0, |r| r.move_number);
         let (si, ri) = start_position(g, from, &mut self.black, &mut self.white);
-        (self.removal_cursor, self.setup_cursor) = (ri, si);
         if from.is_none() {
             self.initial_hits(on_hit);
         }
-        if self.start_watching() && !self.any_alive() {
+        if self.start_watching() && !self.any_alive(start) {
             return;
         }
         let mut records = Records::new(g, si, ri);
@@ -458,7 +433,7 @@ impl<G: GameSource> Scan<'_, G> {
                             };
                             self.new_matches(&[(p, k)], n, on_hit);
                         }
-                        if watching && !self.alive_after_stone(p, white == 1) {
+                        if watching && !self.alive_after_stone(p, white == 1, n) {
                             return;
                         }
                         continue;
@@ -480,7 +455,6 @@ impl<G: GameSource> Scan<'_, G> {
                 }
                 records.apply(g, n, &mut self.black, &mut self.white);
                 next_event = records.next();
-                (self.removal_cursor, self.setup_cursor) = (records.removal, records.setup);
                 if !relevant {
                     continue;
                 }
@@ -500,7 +474,7 @@ impl<G: GameSource> Scan<'_, G> {
                     }
                 }
                 self.new_matches(list.get(..len).unwrap_or(&[]), n, on_hit);
-                if watching && changed.intersects(&self.watched) && !self.any_alive() {
+                if watching && changed.intersects(&self.watched) && !self.any_alive(n) {
                     return;
                 }
             }
@@ -544,28 +518,9 @@ impl<G: GameSource> Scan<'_, G> {
         true
     }
 
-    /// Whether no removal or setup after the current position changes `q` (a stone there
-    /// stays). The records from the cursors on are gathered once per cursor position.
-    fn fixed_after(&mut self, q: Point) -> bool {
-        let cursors = (self.removal_cursor, self.setup_cursor);
-        let later = match self.changed_later {
-            Some((at, set)) if at == cursors => set,
-            _ => {
-                let g = self.game;
-                let mut set: PointSet = g.removals_from(cursors.0).map(|(_, p)| p).collect();
-                for j in cursors.1..g.setup_count() {
-                    set.insert(g.setup(j).1);
-                }
-                self.changed_later = Some((cursors, set));
-                set
-            }
-        };
-        !later.contains(q)
-    }
-
-    /// Updates the watches after a stone (white if `white`) was put on `q` alone; returns
-    /// whether one is still alive.
-    fn alive_after_stone(&mut self, q: Point, white: bool) -> bool {
+    /// Updates the watches after a stone (white if `white`) was put on `q` alone by move
+    /// `n`; returns whether one is still alive.
+    fn alive_after_stone(&mut self, q: Point, white: bool, n: u32) -> bool {
         let mut permanent = None;
         let mut alive = false;
         for i in 0..self.watches.len() {
@@ -586,7 +541,9 @@ impl<G: GameSource> Scan<'_, G> {
                 } else {
                     v.care_black.contains(c) && !v.need_black.contains(c)
                 };
-                if rejects && *permanent.get_or_insert_with(|| self.fixed_after(q)) {
+                if rejects
+                    && *permanent.get_or_insert_with(|| self.changes.fixed_after(self.game, q, n))
+                {
                     if let Some(w) = self.watches.get_mut(i) {
                         w.alive = false;
                     }
@@ -598,15 +555,14 @@ impl<G: GameSource> Scan<'_, G> {
         alive
     }
 
-    /// Updates the watches after the current position; returns whether one is still
-    /// alive.
-    fn any_alive(&mut self) -> bool {
+    /// Updates the watches after position `n`; returns whether one is still alive.
+    fn any_alive(&mut self, n: u32) -> bool {
         let mut alive = false;
         for i in 0..self.watches.len() {
             let Some(w) = self.watches.get(i).copied() else {
                 continue;
             };
-            if w.alive && self.is_stuck(&w) {
+            if w.alive && self.is_stuck(&w, n) {
                 if let Some(w) = self.watches.get_mut(i) {
                     w.alive = false;
                 }
@@ -616,29 +572,16 @@ impl<G: GameSource> Scan<'_, G> {
         alive
     }
 
-    /// Whether a cell of `w`'s region holds a stone it rejects for the rest of the game.
-    fn is_stuck(&mut self, w: &Watch) -> bool {
+    /// Whether a cell of `w`'s region holds a stone it rejects for the rest of the game
+    /// (after position `n`).
+    fn is_stuck(&mut self, w: &Watch, n: u32) -> bool {
         let Some(v) = self.q.variants().get(w.variant as usize) else {
             return true;
         };
-        let p = w.placement;
-        let m = ((1u64 << v.width) - 1) as u32;
-        for r in 0..v.height as usize {
-            let y = p.y as usize + r;
-            let b = (self.black.row(y as u8) >> p.x) & m;
-            let wh = (self.white.row(y as u8) >> p.x) & m;
-            let (cb, nb) = (v.care_black.bits(r), v.need_black.bits(r));
-            let (cw, nw) = (v.care_white.bits(r), v.need_white.bits(r));
-            let mut bad = (b & cb & !nb) | (wh & cw & !nw);
-            while bad != 0 {
-                let cx = bad.trailing_zeros();
-                bad &= bad - 1;
-                if self.fixed_after(Point::new(p.x + cx as u8, y as u8)) {
-                    return true;
-                }
-            }
-        }
-        false
+        let (g, changes) = (self.game, &mut self.changes);
+        stuck(v, w.placement, &self.black, &self.white, |q| {
+            changes.fixed_after(g, q, n)
+        })
     }
 
     /// Every match of the setup position is a hit.
@@ -772,6 +715,69 @@ pub(crate) fn emit_hit<G: GameSource>(
         region,
         continuation,
     });
+}
+
+/// Whether a cell of variant `v`'s region at placement `p` holds a stone it rejects that
+/// stays (`fixed` says whether a point's stone stays for the rest of the game).
+#[inline]
+pub(crate) fn stuck(
+    v: &Variant,
+    p: Point,
+    black: &PointSet,
+    white: &PointSet,
+    mut fixed: impl FnMut(Point) -> bool,
+) -> bool {
+    let m = ((1u64 << v.width) - 1) as u32;
+    for r in 0..v.height as usize {
+        let y = p.y as usize + r;
+        let b = (black.bits(y) >> p.x) & m;
+        let w = (white.bits(y) >> p.x) & m;
+        let mut bad = (b & v.care_black.bits(r) & !v.need_black.bits(r))
+            | (w & v.care_white.bits(r) & !v.need_white.bits(r));
+        while bad != 0 {
+            let cx = bad.trailing_zeros();
+            bad &= bad - 1;
+            if fixed(Point::new(p.x + cx as u8, y as u8)) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// When each point of a game last changes by a removal or a setup record (read at the
+/// first question, one pass over the records).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct LastChange {
+    last: Option<[u16; MAX_POINTS]>,
+}
+
+impl LastChange {
+    /// Whether no removal or setup record of `game` after position `n` changes `q` (a
+    /// stone there stays).
+    pub(crate) fn fixed_after<G: GameSource>(&mut self, game: &G, q: Point, n: u32) -> bool {
+        let last = self.last.get_or_insert_with(|| {
+            let mut last = [0u16; MAX_POINTS];
+            let mut note = |code: u16, at: u32| {
+                if let Some(l) = last.get_mut(code as usize) {
+                    *l = (*l).max(at.min(u16::MAX as u32) as u16);
+                }
+            };
+            game.for_each_removal(|m, code| note(code, m));
+            // Setup records are sorted by position: those of the start (0) change
+            // nothing after any position, so they are read from the last one back.
+            for j in (0..game.setup_count()).rev() {
+                let (before, p, _) = game.setup(j);
+                if before == 0 {
+                    break;
+                }
+                note(p.index19(), before);
+            }
+            last
+        });
+        last.get(q.index19() as usize)
+            .is_none_or(|&l| l as u32 <= n)
+    }
 }
 
 /// The removal and setup records of a game that a scan has not applied yet.
