@@ -51,6 +51,10 @@ pub const fn decode_move(v: u64) -> Option<(Color, Move)> {
     }
 }
 
+/// The most moves a stored game holds: a setup record names the moves played before it in
+/// 16 bits ([`SetupRecord::before`]), so the builder ends a longer main line there.
+pub const MAX_GAME_MOVES: usize = u16::MAX as usize;
+
 /// A setup stone (SGF `AB`/`AW`/`AE`) with the number of moves played before it is set.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

@@ -8,11 +8,12 @@ use kifudex_core::index::{Index, IndexHeader, OccurrenceLayout};
 use kifudex_core::stored::{encode_move, StoredGame};
 use rayon::prelude::*;
 
-use super::super::index_file::{occurrence_next, split_next, NextCount};
-use super::super::merge::record_of;
-use super::super::replay::ReplayedGame;
-use super::super::verify::check_value;
 use kifudex_core::pattern::summary::removal_record;
+
+use crate::build::inputs::record_of;
+use crate::build::occurrence::{check_value, NextCode, Occ};
+use crate::build::replay::ReplayedGame;
+use crate::build::write::index::{next_counts, NextCount};
 
 /// An index opened for adding games: the core's reader and the sections the pass walks.
 pub(super) struct OldIndex<'a> {
@@ -168,7 +169,7 @@ impl<'a> OldIndex<'a> {
     pub fn decode(
         &self,
         range: std::ops::Range<usize>,
-        out: &mut [super::super::Occ],
+        out: &mut [Occ],
         ply: impl Fn(u64) -> u64,
     ) -> Vec<usize> {
         let lay = self.layout;
@@ -188,11 +189,11 @@ impl<'a> OldIndex<'a> {
             }
             let prefix = ((bucket as u64) << rem_bits) | lay.rem(v);
             if let Some(o) = out.get_mut(k) {
-                *o = super::super::Occ {
+                *o = Occ {
                     hi: prefix << shift,
                     ply: ply(lay.ply(v)) as u32,
                     orient: lay.orientation(v).index() as u8,
-                    ..super::super::Occ::ZERO
+                    ..Occ::ZERO
                 };
             }
             k += 1;
@@ -254,22 +255,17 @@ impl<'a> OldIndex<'a> {
                 })
                 .collect();
         }
-        let mut codes: Vec<(u16, u8)> = (start..end)
+        let mut codes: Vec<NextCode> = (start..end)
             .filter_map(|i| {
                 let v = self.occ.get(i)?;
                 let ply = self.layout.ply(v);
                 let game = self.index.game(self.game_of_ply(ply))?;
-                let orient = self.layout.orientation(v).index() as u8;
+                let orient = self.layout.orientation(v);
                 let code = self.moves.get(ply as usize)? as u16;
-                Some(split_next(occurrence_next(
-                    code,
-                    orient,
-                    game.size,
-                    game.winner,
-                )))
+                Some(NextCode::new(code, orient, game.size, game.winner))
             })
             .collect();
-        super::super::index_file::next_counts(&mut codes)
+        next_counts(&mut codes)
     }
 
     /// Every game, read back as a build holds it after the replay (no replay: the stored

@@ -8,10 +8,11 @@
 use anyhow::Result;
 use rayon::prelude::*;
 
-use super::super::index_file::{next_counts, split_next, IndexWriter, NextCount, SliceView};
-use super::super::Occ;
 use super::old::OldIndex;
 use super::place::NewPosition;
+use crate::build::occurrence::{NextCode, Occ};
+use crate::build::write::index::{next_counts, NextCount};
+use crate::build::write::{IndexWriter, SliceView};
 
 /// Old move numbers to merged ones: the old games keep their order, the added games
 /// are inserted between them, so an old move moves up by the added moves before its game.
@@ -282,9 +283,9 @@ impl Pass<'_> {
 
     /// The next moves of new position `j`'s occurrences.
     fn new_next(&self, j: usize) -> Vec<NextCount> {
-        let mut codes: Vec<(u16, u8)> = self.new_occs[self.new[j].occs.clone()]
+        let mut codes: Vec<NextCode> = self.new_occs[self.new[j].occs.clone()]
             .iter()
-            .map(|o| split_next(o.next))
+            .map(Occ::next_code)
             .collect();
         next_counts(&mut codes)
     }

@@ -12,8 +12,8 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use super::super::Occ;
 use super::old::OldIndex;
+use crate::build::occurrence::Occ;
 
 /// A position of the added games.
 pub(super) struct NewPosition {
@@ -21,7 +21,7 @@ pub(super) struct NewPosition {
     pub hi: u64,
     /// Its canonical key's low half.
     pub lo: u64,
-    /// Its check value ([`super::super::verify::check_value`]).
+    /// Its check value ([`crate::build::occurrence::check_value`]).
     pub check: u64,
     /// Its occurrences among the added ones (final move numbers, in order).
     pub occs: Range<usize>,
