@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 
 use kifudex_core::board::Board;
 use kifudex_core::index::{Game, Index};
+use kifudex_core::index_file::IndexFile;
 use kifudex_core::notation::{parse_moves, NotationError, Sgf};
 use kifudex_core::search::NextMoves;
 use kifudex_core::{Color, Move, MoveError, Point, PointSet, Rules, Size, Stone};
@@ -170,7 +171,7 @@ fn entry_words(list: &str, number: usize, text: &str) -> String {
 
 /// Sets up a query position: the setup stones on the empty board of its size, then the
 /// moves, the first by `to_move` (Black when not given), colours alternating, captures
-/// applied, suicide and an immediate ko recapture refused. `moves` alone is the SPEC's
+/// applied, suicide and an immediate ko recapture refused. `moves` alone is the contract's
 /// `--moves` query.
 pub fn set_up(q: &Position) -> Result<Played, PositionError> {
     let size =
@@ -329,7 +330,7 @@ pub fn search_next(index: &Index<'_>, q: &SearchRequest) -> Result<(Played, Next
     Ok((played, next))
 }
 
-/// `/api/search` and `kifudex search --json`: the SPEC's object for the position.
+/// `/api/search` and `kifudex search --json`: the contract's object for the position.
 pub fn search(index: &Index<'_>, q: &SearchRequest) -> Result<Value, ApiError> {
     let (played, next) = search_next(index, q)?;
     Ok(present::json::search(&played.board, &next))
@@ -750,21 +751,24 @@ pub fn pattern_games(
 /// The [`kifudex_web::Backend`] of an index.
 pub struct IndexBackend {
     index: Index<'static>,
+    /// The index file's pattern search data.
+    pattern: PatternIndex<'static>,
     label: String,
     /// The move predictor of a book (`kifudex serve --book`), if one was given.
     predictor: Option<&'static Predictor<'static>>,
 }
 
 impl IndexBackend {
-    /// Opens an index (its structure checked, [`Index::open`]) held for the life of the
+    /// Opens an index (its structure checked, [`IndexFile::open`]) held for the life of the
     /// process (the server's): memory-mapped ([`crate::open_index_file`]) or in memory,
     /// leaked on purpose, so the index can be shared by every request without a copy.
     pub fn new(bytes: impl Into<crate::IndexBytes>, label: String) -> anyhow::Result<IndexBackend> {
         let bytes: &'static crate::IndexBytes = Box::leak(Box::new(bytes.into()));
-        let index =
-            Index::open(bytes).map_err(|e| anyhow::anyhow!("{label}: not a valid index: {e}"))?;
+        let IndexFile { index, pattern, .. } = IndexFile::open(bytes)
+            .map_err(|e| anyhow::anyhow!("{label}: not a valid index: {e}"))?;
         Ok(IndexBackend {
             index,
+            pattern,
             label,
             predictor: None,
         })
@@ -789,9 +793,9 @@ impl IndexBackend {
     }
 
     /// The pattern-search data of the index (its sections, read in place:
-    /// [`Index::pattern`]).
+    /// [`IndexFile::pattern`]).
     pub fn patterns(&self) -> Result<&PatternIndex<'static>, ApiError> {
-        Ok(self.index.pattern())
+        Ok(&self.pattern)
     }
 
     /// The index.

@@ -13,6 +13,7 @@ use kifudex::predict::TrainOptions;
 use kifudex::present::text;
 use kifudex::{open_index_file, print_stdout, IndexBytes};
 use kifudex_core::index::Index;
+use kifudex_core::index_file::IndexFile;
 use kifudex_core::notation::parse_moves;
 use kifudex_core::{Color, Size};
 use kifudex_web::{Filter, GamesRequest, Position, SearchRequest, Side, Sort};
@@ -551,8 +552,16 @@ fn load_index(path: Option<&Path>) -> Result<(IndexBytes, String)> {
     }
 }
 
+/// Opens an index file (both its parts' structure checked) for its position index.
 fn open<'a>(bytes: &'a [u8], label: &str) -> Result<Index<'a>> {
-    Index::open(bytes).map_err(|e| anyhow::anyhow!("{label}: not a valid index: {e}"))
+    IndexFile::open(bytes)
+        .map(|f| f.index)
+        .map_err(|e| anyhow::anyhow!("{label}: not a valid index: {e}"))
+}
+
+/// The pattern search's data of an index [`open`] opened.
+fn pattern_data<'a>(index: &Index<'a>) -> Result<kifudex_core::pattern::PatternIndex<'a>> {
+    IndexFile::pattern_of(index).map_err(|e| anyhow::anyhow!("not a valid index: {e}"))
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
@@ -639,7 +648,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     },
                     Err(e) => return Ok(usage_error(e)),
                 };
-                let pidx = index.pattern();
+                let pidx = &pattern_data(&index)?;
                 let page = Page {
                     limit: a.limit,
                     offset: a.offset,
@@ -870,7 +879,7 @@ fn pattern_command(a: PatternArgs) -> Result<ExitCode> {
     let (bytes, label) = load_index(a.index.as_deref())?;
     let index = open(&bytes, &label)?;
     let t_open = t0.elapsed();
-    let pidx = index.pattern();
+    let pidx = &pattern_data(&index)?;
     if let Some(dest) = &a.export {
         let n = pattern::export::export_games(&index, pidx, &req, dest)?;
         print_stdout(&format!("{n} games written to {}\n", dest.display()))?;
@@ -922,7 +931,9 @@ fn pattern_command(a: PatternArgs) -> Result<ExitCode> {
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         let games = index.game_count().max(1) as f64;
         eprintln!("open index:    {:9.3} ms", ms(t_open));
-        let h = &index.header().pattern;
+        let h = &IndexFile::open(&bytes)
+            .map(|f| f.pattern_header().clone())
+            .map_err(|e| anyhow::anyhow!("{label}: not a valid index: {e}"))?;
         let len = h.blocks.len + h.corners.len + h.removals.len + h.removal_starts.len;
         eprintln!(
             "pattern data:  in the index ({} bytes, {:.1} bytes/game: blocks {}, corner logs {}, \

@@ -681,7 +681,9 @@ impl Shell<'_> {
             ..req
         };
         let index = self.session.index();
-        let report = pattern::search(index, index.pattern(), &req);
+        let data = kifudex_core::index_file::IndexFile::pattern_of(index)
+            .map_err(|e| format!("not a valid index: {e}"))?;
+        let report = pattern::search(index, &data, &req);
         Ok(pattern::text::report(&req.query(), &report, self.marks, 20))
     }
 }
@@ -885,7 +887,8 @@ pub fn run(
     let mut banner = true;
     loop {
         let (paths, before) = {
-            let index = Index::open(&bytes)
+            let index = kifudex_core::index_file::IndexFile::open(&bytes)
+                .map(|f| f.index)
                 .map_err(|e| anyhow::anyhow!("{label}: not a valid index: {e}"))?;
             if banner {
                 crate::print_stdout(&format!(

@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use anyhow::{anyhow, bail, Result};
 use kifudex_core::index::{Game, Index};
+use kifudex_core::index_file::IndexFile;
 use kifudex_core::Event;
 
 use crate::build::options::BuildOptions;
@@ -127,9 +128,9 @@ pub fn indexes(paths: &[PathBuf]) -> Result<(Vec<Input>, BuildOptions)> {
     let mut built: Option<(u32, u32)> = None;
     for p in paths {
         let bytes = Arc::new(crate::open_index_file(p)?);
-        let index = Index::open_verified(&bytes)
+        let file = IndexFile::open_verified(&bytes)
             .map_err(|e| anyhow!("{}: not a valid index: {e}", p.display()))?;
-        let h = index.header();
+        let h = file.index.header();
         let options = (h.max_moves, h.shared_min);
         match built {
             None => built = Some(options),
@@ -141,7 +142,7 @@ pub fn indexes(paths: &[PathBuf]) -> Result<(Vec<Input>, BuildOptions)> {
             ),
             Some(_) => {}
         }
-        let games = index.game_count();
+        let games = file.index.game_count();
         inputs.extend(
             StoredGames::chunks(bytes.clone(), games)
                 .into_iter()

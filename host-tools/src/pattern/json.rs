@@ -1,4 +1,4 @@
-//! Pattern search results as JSON for programs: the SPEC's object (`kifudex pattern
+//! Pattern search results as JSON for programs: the contract's object (`kifudex pattern
 //! --json` and the web API's `/api/pattern`, one function for both), hit lists and game
 //! lists (`docs/JSON.md`).
 
@@ -30,8 +30,8 @@ fn class_json(q: &PatternQuery, c: &ContinuationClass) -> Value {
     })
 }
 
-/// The SPEC's `pattern --json` object: games, hits, continuations (with `by_year` counts
-/// per continuation and a `years` object when the search counted by year).
+/// The contract's `pattern --json` object (`docs/CONTRACTS.md`): games, hits,
+/// continuations (with `by_year` counts per continuation and a `years` object when the search counted by year).
 pub fn report(q: &PatternQuery, r: &PatternReport) -> Value {
     let by_year = !r.years.is_empty();
     let conts: Vec<Value> = r

@@ -4,7 +4,7 @@
 //!
 //! The answers as values, one function each, shared by the command line, the shell and the
 //! web API (`docs/PATTERNS.md`, objects in `docs/JSON.md`):
-//! - [`pattern_json`]: the SPEC's object (`kifudex pattern --json`, `/api/pattern`);
+//! - [`pattern_json`]: the contract's object (`kifudex pattern --json`, `/api/pattern`);
 //! - [`hits_json`]: a page of the hits (`kifudex pattern --hits --json`);
 //! - [`games_json`]: a page of the games with hits (`kifudex games --pattern --json`);
 //! - [`export::export_games`]: the games with hits as SGF files, a folder or a `.zip`
@@ -12,7 +12,7 @@
 //!
 //! Each takes the index, its pattern data (the sections stored in it,
 //! [`Index::pattern`]) and a [`PatternRequest`] ([`PatternRequest::parse`] from the
-//! SPEC's parameters; set its `filter` and `by_year`).
+//! contract's parameters (`docs/CONTRACTS.md`); set its `filter` and `by_year`).
 
 pub mod data;
 pub mod export;
@@ -37,7 +37,7 @@ use crate::sgf::parse_file;
 use kifudex_core::Event;
 
 impl PatternRequest {
-    /// A request from the SPEC's parameters: `ROWS`, `L,T,R,B` (optional) and the
+    /// A request from the contract's parameters: `ROWS`, `L,T,R,B` (optional) and the
     /// fixed-colour switch. The error names the parameter and what is wrong with it.
     pub fn parse(rows: &str, area: Option<&str>, fixed_color: bool) -> Result<PatternRequest> {
         let pattern = Pattern::parse(rows).map_err(|e| anyhow!("pattern {rows:?}: {e}"))?;
@@ -50,8 +50,8 @@ impl PatternRequest {
     }
 }
 
-/// The SPEC's JSON object for `req` (what `kifudex pattern --json` prints and
-/// `/api/pattern` answers): games, hits, continuations by class (with the date profile
+/// The contract's JSON object for `req` (`docs/CONTRACTS.md`; what `kifudex pattern
+/// --json` prints and `/api/pattern` answers): games, hits, continuations by class (with the date profile
 /// when `req.by_year`).
 pub fn pattern_json(index: &Index<'_>, data: &PatternIndex<'_>, req: &PatternRequest) -> Value {
     let report = search(index, data, req);

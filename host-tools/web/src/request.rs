@@ -30,8 +30,8 @@ impl Side {
 
 /// A position on a board: setup stones, then moves played from it.
 ///
-/// `moves=pd,dp,pp` alone is the SPEC's query: moves from the empty 19x19 board, Black
-/// first, colours alternating. Setup mode adds `ab=` and `aw=` (black and white stones put
+/// `moves=pd,dp,pp` alone is the contract's query (`docs/CONTRACTS.md`): moves from the
+/// empty 19x19 board, Black first, colours alternating. Setup mode adds `ab=` and `aw=` (black and white stones put
 /// on the board first, comma-separated SGF points, as SGF's `AB`/`AW`) and `to_move=B|W`
 /// (who plays the first of `moves`, and who is to move when there are none).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -183,7 +183,7 @@ pub struct YearsRequest {
     pub top: usize,
 }
 
-/// `GET /api/pattern`: a wildcard pattern search (the SPEC's "Pattern search"), with the
+/// `GET /api/pattern`: a wildcard pattern search (`docs/CONTRACTS.md`, "Pattern search"), with the
 /// parameters of `kifudex pattern`: `pattern=ROWS`, `area=L,T,R,B`, `fixed_color=1`, the
 /// filters, and `by_year=1` for the date profile. The rows and the area stay text for the
 /// [`crate::Backend`], which reads them as the command line does.
@@ -481,7 +481,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_spec_query_is_moves_alone() {
+    fn the_contract_query_is_moves_alone() {
         let s = search("moves=pd,dp,pp").unwrap();
         assert_eq!(s.position.moves, "pd,dp,pp");
         assert_eq!(s.position.size, 19);

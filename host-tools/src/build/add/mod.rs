@@ -226,7 +226,7 @@ fn add_incrementally(
             "{collisions} position keys stand for two different positions; refusing to merge them"
         );
     }
-    report.games_read += old.index.game_count() as usize;
+    report.games_read += old.index().game_count() as usize;
     report.files += 1;
     report.games_indexed = merged.games.iter().filter(|g| g.indexed > 0).count();
     report.games_without_moves = merged.games.iter().filter(|g| g.moves.is_empty()).count();

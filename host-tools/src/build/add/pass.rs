@@ -370,8 +370,8 @@ impl Assembled {
         self.occs
             .extend_from_slice(&old.decoded[from - old.a..until - old.a]);
         self.copied = until;
-        for (at, ps, pe) in shared {
-            self.occs[at].hi = old.index.fingerprint(ps, pe).ok_or_else(|| {
+        for (at, ps, row) in shared {
+            self.occs[at].hi = old.index.fingerprint(ps, row).ok_or_else(|| {
                 anyhow::anyhow!("occurrence {ps} of the index cannot be replayed")
             })?;
         }

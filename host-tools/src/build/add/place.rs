@@ -100,7 +100,7 @@ pub(super) fn place(old: &OldIndex, positions: &mut [NewPosition]) -> anyhow::Re
 /// `Err(i)` if old occurrence `i` cannot be replayed.
 fn place_one(old: &OldIndex, p: &mut NewPosition) -> Result<bool, usize> {
     let key = ((p.hi as u128) << 64) | p.lo as u128;
-    let (mut i, end) = old.prefix_range(old.prefix_of(p.hi));
+    let std::ops::Range { start: mut i, end } = old.filed_under(p.hi);
     while i < end {
         let (old_key, check) = old.key_at(i).ok_or(i)?;
         match old_key.cmp(&key) {

@@ -10,6 +10,7 @@ use kifudex_core::index::{
     GameLayout, GameRow, GameStrings, IndexHeader, NextLayout, OccurrenceLayout, OccurrenceRecord,
     StoredNext,
 };
+use kifudex_core::index_file::IndexFileHeader;
 use kifudex_core::pattern::accel::{PatternHeader, PATTERN_DATA_VERSION};
 use kifudex_core::pattern::corner::GAME_CORNER_BYTES;
 use kifudex_core::pattern::writer::{PatternSections, PatternWriter};
@@ -261,6 +262,8 @@ pub type NextCount = (u16, [u32; 3]);
 pub struct IndexWriter {
     body: StreamBody,
     header: IndexHeader,
+    /// The pattern search's part of the file's header.
+    pattern: PatternHeader,
     layout: OccurrenceLayout,
     split: Split,
     stream: PackedStream,
@@ -312,21 +315,23 @@ impl IndexWriter {
         header.strings = body.rows(&games.pool, 1)?;
         header.moves = body.packed(games.moves)?;
         header.setup = body.packed(games.setup)?;
-        if let Some(p) = games.pattern {
-            header.pattern = PatternHeader {
+        let pattern = match games.pattern {
+            Some(p) => PatternHeader {
                 version: PATTERN_DATA_VERSION,
                 games: p.games,
                 blocks: body.rows(&p.blocks, 8)?,
                 corners: body.rows(&p.corners, GAME_CORNER_BYTES)?,
                 removals: body.packed(p.removals)?,
                 removal_starts: body.packed(p.removal_starts)?,
-            };
-        }
+            },
+            None => PatternHeader::default(),
+        };
         let layout = OccurrenceLayout { ply_bits, rem_bits };
         let stream = body.packed_stream(layout.bits())?;
         Ok(IndexWriter {
             body,
             header,
+            pattern,
             layout,
             split,
             stream,
@@ -445,7 +450,11 @@ impl IndexWriter {
         header.next = body.packed(next)?;
         header.next_black = body.packed(black)?;
         header.next_white = body.packed(white)?;
-        self.body.file(Kind::Index, &self.header)
+        let header = IndexFileHeader {
+            index: self.header,
+            pattern: self.pattern,
+        };
+        self.body.file(Kind::Index, &header)
     }
 }
 
