@@ -6,6 +6,8 @@
 use std::ops::Range;
 
 use anyhow::{anyhow, Result};
+use kifudex_core::fingerprint::fingerprint;
+use kifudex_core::hash::Key;
 use kifudex_core::index::{GameSections, Index, OccurrenceTable, SharedPositions};
 use kifudex_core::index_file::IndexFile;
 use kifudex_core::pattern::summary::removal_record;
@@ -94,7 +96,7 @@ impl<'a> OldIndex<'a> {
 
     /// The canonical 128-bit key and the check value ([`check_value`]) of the position of
     /// occurrence `i`, by replaying its game to it.
-    pub fn key_at(&self, i: usize) -> Option<(u128, u64)> {
+    pub fn key_at(&self, i: usize) -> Option<(Key, u64)> {
         let ply = self.occurrence_table().get(i)?.ply;
         let games = self.games_sections();
         let game = games.game_of_ply(ply);
@@ -102,7 +104,7 @@ impl<'a> OldIndex<'a> {
         let board = self.index().position(game, u32::try_from(number).ok()?)?;
         let size = board.size();
         let (key, _) = board.keys().canonical(size);
-        Some((key.0, check_value(board.keys(), size)))
+        Some((key, check_value(board.keys(), size)))
     }
 
     /// Decodes occurrences `range` into `out` (one per record): the kept fingerprint bits
@@ -165,7 +167,7 @@ impl<'a> OldIndex<'a> {
                     .row(r, self.occurrence_table().len())?
                     .fingerprint,
             ),
-            None => self.key_at(start).map(|(k, _)| (k >> 64) as u64),
+            None => self.key_at(start).map(|(k, _)| fingerprint(k)),
         }
     }
 

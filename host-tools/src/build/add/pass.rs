@@ -6,6 +6,7 @@
 //! becomes shared from its old occurrences' moves.
 
 use anyhow::Result;
+use kifudex_core::fingerprint::fingerprint;
 use rayon::prelude::*;
 
 use super::old::OldIndex;
@@ -234,7 +235,7 @@ impl Pass<'_> {
                         y == mine.len() || (x < theirs.len() && theirs[x].ply < mine[y].ply);
                     if take_old {
                         out.occs.push(Occ {
-                            hi: p.hi,
+                            hi: fingerprint(p.key),
                             ..theirs[x]
                         });
                         x += 1;
