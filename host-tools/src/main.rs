@@ -56,6 +56,11 @@ enum Command {
         #[arg(long)]
         leds: bool,
     },
+    /// A GTP engine for Sabaki, Lizzie, GoGui and q5Go (docs/GTP.md): genmove plays the
+    /// most played database move, lz-analyze and kata-analyze show the database's moves.
+    Gtp(EngineArgs),
+    /// KataGo's JSON analysis protocol answered from the index, for KaTrain (docs/GTP.md).
+    Analysis(EngineArgs),
     /// Local shape statistics: the 3x3, diamond and 5x5 patterns around the played moves
     /// (canonical under the 8 symmetries, colours as the mover sees them), how often each
     /// was played when it was there, and the most frequent openings. (Named `patterns`
@@ -398,6 +403,20 @@ fn parse_side(s: &str) -> Result<Side, String> {
     }
 }
 
+/// The engines' options: the index, the games that count and (gtp) a predictor.
+#[derive(Args, Debug)]
+struct EngineArgs {
+    /// The index file (default: the bundled sample, indexed in memory).
+    #[arg(long)]
+    index: Option<PathBuf>,
+    /// gtp: a book built with `--profile mcu --predictor`: genmove plays its best guess
+    /// where no game of the index continues.
+    #[arg(long)]
+    book: Option<PathBuf>,
+    #[command(flatten)]
+    filter: FilterArgs,
+}
+
 #[derive(Args, Debug)]
 struct SearchArgs {
     #[command(flatten)]
@@ -734,6 +753,32 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 _ => None,
             };
             kifudex::shell::run(source, bytes, &label, table.as_ref())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Gtp(a) => {
+            let (bytes, label) = load_index(a.index.as_deref())?;
+            let index = open(&bytes, &label)?;
+            let book = a.book.as_deref().map(open_index_file).transpose()?;
+            let predictor = match (&book, &a.book) {
+                (Some(bytes), Some(path)) => Some(kifudex::predict::suggest::book_predictor(
+                    bytes,
+                    &path.display().to_string(),
+                )?),
+                _ => None,
+            };
+            let filter = GameFilter::from(&a.filter.filter());
+            let mut engine = kifudex::gtp::Engine::new(&index, filter, predictor.as_ref());
+            kifudex::gtp::run_stdio(&mut engine)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Analysis(a) => {
+            if a.book.is_some() {
+                return Ok(usage_error(anyhow::anyhow!("analysis takes no --book")));
+            }
+            let (bytes, label) = load_index(a.index.as_deref())?;
+            let index = open(&bytes, &label)?;
+            let filter = GameFilter::from(&a.filter.filter());
+            kifudex::gtp::json_engine::run_stdio(&index, filter)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Hints { index, leds } => {
