@@ -1154,3 +1154,164 @@ fn katrain_queries_answer_as_search_does() {
     );
     assert!(a.next().is_none(), "an empty line gets no answer");
 }
+
+// ---- records: loadsgf, printsgf, final_score ----
+
+/// The area score of a position from its stones, counted here: stones plus the empty
+/// regions that touch one colour only; `B+x`, `W+x` or `0` with the komi.
+fn area_score(black: &BTreeSet<String>, white: &BTreeSet<String>, size: u8, komi: f64) -> String {
+    let n = size as i32;
+    let name = |x: i32, y: i32| format!("{}{}", (b'a' + x as u8) as char, (b'a' + y as u8) as char);
+    let mut seen = BTreeSet::new();
+    let (mut b, mut w) = (black.len() as f64, white.len() as f64);
+    for y in 0..n {
+        for x in 0..n {
+            let p = name(x, y);
+            if black.contains(&p) || white.contains(&p) || seen.contains(&p) {
+                continue;
+            }
+            let (mut region, mut touches_b, mut touches_w) = (0, false, false);
+            let mut todo = vec![(x, y)];
+            seen.insert(p);
+            while let Some((x, y)) = todo.pop() {
+                region += 1;
+                for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                    let (nx, ny) = (x + dx, y + dy);
+                    if nx < 0 || ny < 0 || nx >= n || ny >= n {
+                        continue;
+                    }
+                    let q = name(nx, ny);
+                    if black.contains(&q) {
+                        touches_b = true;
+                    } else if white.contains(&q) {
+                        touches_w = true;
+                    } else if seen.insert(q) {
+                        todo.push((nx, ny));
+                    }
+                }
+            }
+            match (touches_b, touches_w) {
+                (true, false) => b += region as f64,
+                (false, true) => w += region as f64,
+                _ => {}
+            }
+        }
+    }
+    let d = b - w - komi;
+    if d > 0.0 {
+        format!("B+{d}")
+    } else if d < 0.0 {
+        format!("W+{}", -d)
+    } else {
+        "0".into()
+    }
+}
+
+#[test]
+fn loadsgf_and_printsgf_give_gnugo_s_positions_and_final_score_counts_the_area() {
+    let mut files: Vec<PathBuf> = walk(&shared("corpus/aeb_9x9"));
+    files.sort();
+    let files: Vec<PathBuf> = files.into_iter().step_by(50).collect();
+    let index = index9();
+    let dir = tempfile::tempdir().unwrap();
+    let mut kfx = Engine::start(
+        "kifudex",
+        KIFUDEX,
+        &["gtp", "--index", index.to_str().unwrap()],
+    );
+    let mut gnugo = Engine::start("gnugo", GNUGO, &["--mode", "gtp"]);
+    let mut compared = 0;
+    for (i, f) in files.iter().enumerate() {
+        for at in ["", " 1", " 12"] {
+            let cmd = format!("loadsgf {}{at}", f.display());
+            let (Ok(k), Ok(g)) = (kfx.send(&cmd), gnugo.send(&cmd)) else {
+                panic!("{cmd}: one engine refused it");
+            };
+            assert_eq!(k, g, "{cmd}: the colour to move");
+            for c in ["black", "white"] {
+                assert_eq!(kfx.stones(c, 9), gnugo.stones(c, 9), "{cmd}: {c}");
+            }
+            // The database's moves there are those of search --sgf.
+            let moves = match at {
+                "" => None,
+                n => Some((n.trim().parse::<usize>().unwrap() - 1).to_string()),
+            };
+            let mut args = vec![
+                "search",
+                "--index",
+                index.to_str().unwrap(),
+                "--sgf",
+                f.to_str().unwrap(),
+                "--json",
+            ];
+            if let Some(m) = &moves {
+                args.extend(["--move", m]);
+            }
+            let o = kifudex(&args);
+            assert!(o.status.success(), "{}", text(&o.stderr));
+            let found: Value = serde_json::from_slice(&o.stdout).unwrap();
+            let color = if k == "black" { "B" } else { "W" };
+            let want = expected_entries(&found, color, 9);
+            // A one-shot analysis, ended by an empty line (as KataGo's is).
+            let line = kfx.ok(&format!("kata-analyze {color}\n"));
+            check_line(line.trim(), &want, true, &cmd);
+            compared += want.len();
+            // printsgf, read back by GNU Go: the same position.
+            let sgf = kfx.ok("printsgf");
+            let copy = dir.path().join(format!("copy{i}.sgf"));
+            std::fs::write(&copy, &sgf).unwrap();
+            gnugo.ok(&format!("loadsgf {}", copy.display()));
+            for c in ["black", "white"] {
+                assert_eq!(
+                    kfx.stones(c, 9),
+                    gnugo.stones(c, 9),
+                    "printsgf of {cmd}: {c}\n{sgf}"
+                );
+            }
+        }
+        kfx.ok("komi 5.5");
+        let (b, w) = (kfx.stones("black", 9), kfx.stones("white", 9));
+        assert_eq!(
+            kfx.ok("final_score"),
+            area_score(&b, &w, 9, 5.5),
+            "{}",
+            f.display()
+        );
+    }
+    assert!(compared > 0, "no database move compared");
+    // Handicap stones as Sabaki sets them up: the same board on both, White to move.
+    for e in [&mut kfx, &mut gnugo] {
+        e.ok("boardsize 9");
+        e.ok("clear_board");
+        e.ok("set_free_handicap C3 G7 c7");
+    }
+    for c in ["black", "white"] {
+        assert_eq!(kfx.stones(c, 9), gnugo.stones(c, 9), "handicap: {c}");
+    }
+    assert!(
+        kfx.send("set_free_handicap D4 E5").is_err(),
+        "the board is not empty"
+    );
+    let v = kfx.ok("genmove w");
+    gnugo.ok(&format!("play w {v}"));
+    assert!(
+        kfx.send("undo").is_ok() && kfx.send("undo").is_err(),
+        "handicap stones stay"
+    );
+    kfx.quit();
+    gnugo.quit();
+}
+
+/// The `.sgf` files under a folder.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else if p.extension().is_some_and(|x| x == "sgf") {
+            out.push(p);
+        }
+    }
+    out
+}
