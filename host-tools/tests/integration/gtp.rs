@@ -35,19 +35,24 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-/// An index of `input` in a folder kept for the test binary's life.
-fn build(input: &Path, name: &str) -> PathBuf {
+/// A file `kifudex build` makes of `input` with `extra` options, in a folder kept for the
+/// test binary's life (built once, whichever test asks first).
+fn build(input: &Path, name: &str, extra: &[&str]) -> PathBuf {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one_at_a_time = LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let dir = DIR.get_or_init(|| tempfile::tempdir().unwrap());
     let out = dir.path().join(name);
     if !out.exists() {
-        let o = kifudex(&[
+        let mut args = vec![
             "build",
             input.to_str().unwrap(),
             "-o",
             out.to_str().unwrap(),
             "--quiet",
-        ]);
+        ];
+        args.extend_from_slice(extra);
+        let o = kifudex(&args);
         assert!(o.status.success(), "build: {}", text(&o.stderr));
     }
     out
@@ -55,44 +60,26 @@ fn build(input: &Path, name: &str) -> PathBuf {
 
 /// bGo's test archive: 286 professional 19x19 games.
 fn index19() -> PathBuf {
-    build(&shared("corpus/bgo_testsgf/TestSGF.tgz"), "bgo.kdx")
+    build(&shared("corpus/bgo_testsgf/TestSGF.tgz"), "bgo.kdx", &[])
 }
 
 /// The 9x9 games of the corpus.
 fn index9() -> PathBuf {
-    build(&shared("corpus/aeb_9x9"), "aeb9.kdx")
+    build(&shared("corpus/aeb_9x9"), "aeb9.kdx", &[])
 }
 
-/// A book of the 9x9 games with their move predictor, which `genmove` plays from where no
+/// The options of a book with its move predictor, which `genmove` plays from where no
 /// game continues.
+const BOOK: &[&str] = &["--profile", "mcu", "--predictor"];
+
+/// A book of the 9x9 games with their move predictor.
 fn book9() -> PathBuf {
-    book(&shared("corpus/aeb_9x9"), "aeb9.kdb")
+    build(&shared("corpus/aeb_9x9"), "aeb9.kdb", BOOK)
 }
 
 /// A book of bGo's test archive with its move predictor.
 fn book19() -> PathBuf {
-    book(&shared("corpus/bgo_testsgf/TestSGF.tgz"), "bgo.kdb")
-}
-
-/// A book of `input` with its move predictor, in a folder kept for the test binary's life.
-fn book(input: &Path, name: &str) -> PathBuf {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    let dir = DIR.get_or_init(|| tempfile::tempdir().unwrap());
-    let out = dir.path().join(name);
-    if !out.exists() {
-        let o = kifudex(&[
-            "build",
-            input.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-            "--profile",
-            "mcu",
-            "--predictor",
-            "--quiet",
-        ]);
-        assert!(o.status.success(), "build: {}", text(&o.stderr));
-    }
-    out
+    build(&shared("corpus/bgo_testsgf/TestSGF.tgz"), "bgo.kdb", BOOK)
 }
 
 // ---- an independent reading of the notations ----
@@ -679,37 +666,47 @@ fn database_moves_played(index: &Path, size: u8, moves: &[String], kifudex_first
     n
 }
 
+/// A whole game of kifudex (with the index and the book of `size`) against GNU Go: at
+/// least `min_moves` moves, and kifudex's first moves the database's most played.
+fn whole_game(size: u8, kifudex_color: &str, komi: &str, cap: usize, min_moves: usize) {
+    let (index, book) = if size == 9 {
+        (index9(), book9())
+    } else {
+        (index19(), book19())
+    };
+    let moves = game_against_gnugo(&index, Some(&book), size, kifudex_color, komi, cap);
+    assert!(moves.len() >= min_moves, "{moves:?}");
+    let first = usize::from(kifudex_color == "w");
+    let from_db = database_moves_played(&index, size, &moves, first);
+    assert!(from_db >= 1, "no database move in {moves:?}");
+}
+
 #[test]
 fn a_whole_9x9_game_against_gnugo() {
-    let index = index9();
-    let book = book9();
-    let moves = game_against_gnugo(&index, Some(&book), 9, "b", "7", 200);
-    assert!(moves.len() >= 10, "{moves:?}");
-    let from_db = database_moves_played(&index, 9, &moves, 0);
-    assert!(from_db >= 2, "{from_db} database moves in {moves:?}");
+    whole_game(9, "b", "7", 200, 10);
 }
 
 #[test]
 fn a_whole_19x19_game_against_gnugo() {
-    let index = index19();
-    let book = book19();
-    let moves = game_against_gnugo(&index, Some(&book), 19, "w", "6.5", 700);
-    assert!(moves.len() >= 20, "{moves:?}");
-    let from_db = database_moves_played(&index, 19, &moves, 1);
-    assert!(from_db >= 1, "{from_db} database moves in {moves:?}");
+    whole_game(19, "w", "6.5", 700, 20);
 }
 
 // ---- hostile input ----
 
-/// Runs `kifudex gtp` on the sample with `input`; (status, stdout, stderr).
-fn gtp_with(input: &[u8]) -> (std::process::ExitStatus, String, String) {
-    let mut child = Command::new(KIFUDEX)
-        .arg("gtp")
+/// `kifudex` with `args`, its standard streams piped.
+fn spawn(args: &[&str]) -> Child {
+    Command::new(KIFUDEX)
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
+        .expect("run kifudex")
+}
+
+/// Runs `kifudex gtp` on the sample with `input`; (status, stdout, stderr).
+fn gtp_with(input: &[u8]) -> (std::process::ExitStatus, String, String) {
+    let mut child = spawn(&["gtp"]);
     let mut stdin = child.stdin.take().unwrap();
     let bytes = input.to_vec();
     let writer = std::thread::spawn(move || {
@@ -804,13 +801,7 @@ fn the_end_of_input_and_a_closed_pipe_end_the_engine_quietly() {
         "the analysis ends with an empty line"
     );
     // A controller that stops reading: the engine exits without a word.
-    let mut child = Command::new(KIFUDEX)
-        .arg("gtp")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn(&["gtp"]);
     drop(child.stdout.take());
     let mut stdin = child.stdin.take().unwrap();
     for _ in 0..10_000 {
@@ -916,13 +907,7 @@ fn gogui_analyze_commands_and_the_database_moves_command() {
 
 /// Runs `kifudex analysis` on query lines; the answer lines as JSON.
 fn analysis(index: &Path, queries: &[Value], raw_tail: &[u8]) -> Vec<Value> {
-    let mut child = Command::new(KIFUDEX)
-        .args(["analysis", "--index", index.to_str().unwrap()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn(&["analysis", "--index", index.to_str().unwrap()]);
     let mut input = Vec::new();
     for q in queries {
         input.extend_from_slice(q.to_string().as_bytes());
@@ -1304,14 +1289,9 @@ fn loadsgf_and_printsgf_give_gnugo_s_positions_and_final_score_counts_the_area()
 
 /// The `.sgf` files under a folder.
 fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            out.extend(walk(&p));
-        } else if p.extension().is_some_and(|x| x == "sgf") {
-            out.push(p);
-        }
-    }
-    out
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(|e| e.unwrap().into_path())
+        .filter(|p| p.extension().is_some_and(|x| x == "sgf"))
+        .collect()
 }
