@@ -9,10 +9,13 @@
 //!   overlaps ([`Strategy::Pairs`]).
 //! - With many placements, each game's ever-black and ever-white points are shifted over
 //!   all placements at once ([`Strategy::PerGame`]).
+//! - A pattern of at most 3x3 cells with many placements (or without stones): every game,
+//!   scanned with a code of each point's neighbourhood ([`Strategy::Local`]).
 
 use crate::point::Point;
 
 use super::corner::{corner_origin, BoxMasks, CORNER_BOX};
+use super::local::{self, LocalTable};
 use super::pairscan::PairTables;
 use super::query::{PatternQuery, Variant};
 use super::scan::Candidates;
@@ -29,6 +32,8 @@ pub enum Strategy {
     Pairs,
     /// Many placements: each game's ever-black and ever-white points, shifted.
     PerGame,
+    /// At most 3x3 cells: every game, scanned with local codes ([`super::local`]).
+    Local,
 }
 
 /// The constraints of a region on one corner box.
@@ -71,26 +76,33 @@ pub struct ScanPlan<'q> {
     pub(crate) use_corners: bool,
     /// The pairs by board point (pair strategy).
     pub(crate) tables: PairTables,
+    /// The codes that match and the anchors allowed (local strategy).
+    pub(crate) local: LocalTable,
 }
 
 impl<'q> ScanPlan<'q> {
     /// Chooses the strategy for `query`.
     pub fn new(query: &'q PatternQuery) -> ScanPlan<'q> {
-        let strategy = if !query.has_stones() {
-            Strategy::All
-        } else if pair_count(query) <= MAX_PAIRS {
-            Strategy::Pairs
-        } else {
-            Strategy::PerGame
-        };
+        let strategy =
+            if local::fits(query) && (!query.has_stones() || pair_count(query) > MAX_PAIRS) {
+                Strategy::Local
+            } else if !query.has_stones() {
+                Strategy::All
+            } else if pair_count(query) <= MAX_PAIRS {
+                Strategy::Pairs
+            } else {
+                Strategy::PerGame
+            };
         ScanPlan::with(query, strategy, true)
     }
 
     /// A plan with a given strategy, with or without the corner logs (tests compare
-    /// them; the pair strategy falls back to per-game above [`MAX_PAIRS`] placements).
+    /// them; the pair strategy falls back to per-game above [`MAX_PAIRS`] placements, the
+    /// local one for a pattern past 3x3 cells).
     pub fn with(query: &'q PatternQuery, strategy: Strategy, use_corners: bool) -> ScanPlan<'q> {
         let strategy = match strategy {
             Strategy::Pairs if pair_count(query) > MAX_PAIRS => Strategy::PerGame,
+            Strategy::Local if !local::fits(query) => Strategy::PerGame,
             s => s,
         };
         // Built in place: the plan is large (its pairs and tables), and moving it costs.
@@ -101,6 +113,7 @@ impl<'q> ScanPlan<'q> {
             pairs: heapless::Vec::new(),
             use_corners,
             tables: PairTables::EMPTY,
+            local: LocalTable::EMPTY,
         };
         match strategy {
             // Only the plan without stones reads every placement (computing it costs more
@@ -108,6 +121,7 @@ impl<'q> ScanPlan<'q> {
             Strategy::All => plan.all = Candidates::all(query),
             Strategy::Pairs => plan.add_pairs(),
             Strategy::PerGame => {}
+            Strategy::Local => plan.local.fill(query),
         }
         plan
     }

@@ -15,6 +15,7 @@
 
 use crate::point::{Color, Point, Stone, MAX_POINTS};
 use crate::pointset::PointSet;
+use crate::stored::{move_record_code, move_record_white};
 
 use super::cells::Rect;
 use super::query::{Change, PatternQuery, Variant, MAX_VARIANTS};
@@ -72,6 +73,31 @@ pub trait GameSource {
             let (n, p) = self.removal(j);
             f(n, p.index19());
         }
+    }
+}
+
+/// A move record as a [`GameSource`] gives it: the index's move record (its codec is
+/// [`crate::stored`]'s).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MoveRecord(pub u16);
+
+impl MoveRecord {
+    /// The move code: `y * 19 + x`, 361 a pass (up to 511 in a damaged record).
+    #[inline(always)]
+    pub const fn code(self) -> u16 {
+        move_record_code(self.0 as u64)
+    }
+
+    /// Whether it is White's move.
+    #[inline(always)]
+    pub const fn white(self) -> bool {
+        move_record_white(self.0 as u64)
+    }
+
+    /// The point, `(0, 19)` (off every board row) for a pass and the codes past the board.
+    #[inline(always)]
+    pub const fn xy(self) -> (u8, u8) {
+        POINT_OF_CODE[self.code() as usize & 511]
     }
 }
 
@@ -404,8 +430,9 @@ impl<G: GameSource> Scan<'_, G> {
             for (j, &code) in buf.iter().take(k).enumerate() {
                 let i = first + j;
                 let n = i as u32 + 1;
-                let white = (code >> 9 & 1) as usize;
-                let (px, py) = POINT_OF_CODE[(code & 511) as usize];
+                let rec = MoveRecord(code);
+                let white = rec.white() as usize;
+                let (px, py) = rec.xy();
                 let on_board = py < 19;
                 let (x, y) = (px as u32, py as usize);
                 let bit = 1u32 << x;
@@ -691,12 +718,13 @@ pub(crate) fn emit_hit<G: GameSource>(
     let region = v.region(p);
     let mut continuation = None;
     game.for_each_move(n as usize, |j, code| {
-        let (qx, qy) = POINT_OF_CODE[(code & 511) as usize];
+        let rec = MoveRecord(code);
+        let (qx, qy) = rec.xy();
         let pt = Point::new(qx, qy);
         if !region.contains(pt) {
             return true;
         }
-        let color = if code & (1 << 9) != 0 {
+        let color = if rec.white() {
             Color::White
         } else {
             Color::Black
