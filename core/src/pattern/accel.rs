@@ -32,7 +32,7 @@ use super::cells::Rect;
 use super::corner::{
     box_point, CornerLog, LogContinuation, LogHit, CORNER_BYTES, GAME_CORNER_BYTES,
 };
-use super::local::scan_local;
+use super::local::LocalScanner;
 use super::pairscan::{bits128, scan_pairs};
 use super::plan::{Pair, ScanPlan, Strategy};
 use super::query::PatternQuery;
@@ -389,6 +389,8 @@ impl<'a> PatternIndex<'a> {
         let q = plan.query();
         let black_won = self.word(block, WORD_BLACK_WON);
         let white_won = self.word(block, WORD_WHITE_WON);
+        // The local scan's state, made once for the block's games.
+        let mut local: Option<LocalScanner> = None;
         self.block_work(plan, block, mask, &mut |id, work| {
             let g = id as usize % BLOCK_GAMES;
             let winner = if black_won >> g & 1 == 1 {
@@ -415,7 +417,11 @@ impl<'a> PatternIndex<'a> {
             match work {
                 GameWork::Scan(cand) => scan_game(q, &game, cand, &mut |h| on_hit(id, winner, h)),
                 GameWork::Local => {
-                    scan_local(q, &plan.local, &game, &mut |h| on_hit(id, winner, h))
+                    if let Some(t) = plan.local_table() {
+                        local
+                            .get_or_insert_with(LocalScanner::new)
+                            .scan(q, t, &game, &mut |h| on_hit(id, winner, h))
+                    }
                 }
                 GameWork::Logged(_) => {}
                 GameWork::Pairs(pairs) => {

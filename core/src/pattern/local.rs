@@ -32,10 +32,19 @@ const SIDE: usize = 21;
 /// Entries of the padded arrays (indices below 441, a power of two to read without a
 /// bounds check).
 const PADDED: usize = 512;
-/// Entries of the code table (codes are below `3^9 = 19683`).
-const CODES: usize = 1 << 15;
-/// The codes, a power of two above `3^9`, less one.
-const CODE_MASK: u16 = (CODES - 1) as u16;
+/// Entries of the code table: every `u16`, so that a code indexes it without a check.
+const CODES: usize = 1 << 16;
+/// Added to the code of an anchor where no variant is placed: its codes then lie in
+/// `BIAS..BIAS + 3^9`, where the table is zero, and the fast path needs no other test
+/// (without it, moves near such anchors, on the edges of an area, took the slow path
+/// when a pattern matched there: 3x3 C XO on fox_pro 431 M instructions with the bias,
+/// 461 M without).
+const BIAS: u16 = 1 << 15;
+/// A mask that keeps every code (the table has an entry for each `u16`).
+const CODE_MASK: u16 = u16::MAX;
+/// Stone code of the padded point 0 (a border point, where passes and codes past the
+/// board are put): never empty, so that they take the general path, which puts nothing.
+const NOWHERE: u8 = 3;
 
 /// Padded index of each move code (`y * 19 + x` to `(y + 1) * 21 + x + 1`); 0 (a border
 /// point, never a board point) for a pass and the codes past the board.
@@ -48,6 +57,9 @@ const PAD: [u16; 512] = {
     }
     t
 };
+
+/// The first padded index of a board point (`PAD[0]`): points below are borders.
+const FIRST: usize = SIDE + 1;
 
 /// For cell `j` of a neighbourhood, `(dy + 1) * 21 + (dx + 1)`: the anchor of a point `p`
 /// seen as cell `j` is `p + 22 - ADJ[j]`.
@@ -64,8 +76,8 @@ const ADJ: [usize; 9] = [
 ];
 
 /// `DELTA[s][j]`: the code of a neighbourhood whose cell `j` holds stone code `s`.
-const DELTA: [[u16; 9]; 3] = {
-    let mut t = [[0u16; 9]; 3];
+const DELTA: [[u16; 9]; 4] = {
+    let mut t = [[0u16; 9]; 4];
     let mut s = 0;
     while s < 3 {
         let (mut j, mut w) = (0, 1u16);
@@ -78,6 +90,38 @@ const DELTA: [[u16; 9]; 3] = {
     }
     t
 };
+
+/// Puts a stone of code `S` on the empty padded point `p` (a board point): adds it to the
+/// codes of the nine anchors around it, and returns the variants that match at one of
+/// them now where some variant is placed (whether newly, and which, is for the caller to
+/// see: rare).
+///
+/// Not inlined: on its own, each colour's copy keeps its constants and the codes in
+/// registers (inlined, the two copies were merged with a conditional move per anchor:
+/// 12 instructions an anchor instead of 8).
+#[inline(never)]
+fn place<const S: u16>(codes: &mut [u16; PADDED], matching: &[u16; CODES], p: usize) -> u16 {
+    // The anchors from p - 22 to p + 22, read at constant offsets.
+    let Some(w) = p
+        .checked_sub(FIRST)
+        .and_then(|first| codes.get_mut(first..first + 45))
+    else {
+        return 0;
+    };
+    let Ok(w): Result<&mut [u16; 45], _> = w.try_into() else {
+        return 0;
+    };
+    let mut now = 0u16;
+    let mut weight = S;
+    for adj in ADJ {
+        let at = 44 - adj;
+        let new = w[at].wrapping_add(weight);
+        w[at] = new;
+        now |= matching[(new & CODE_MASK) as usize];
+        weight = weight.wrapping_mul(3);
+    }
+    now
+}
 
 /// Whether every variant of `q` fits in 3x3 cells (the local scan applies).
 pub fn fits(q: &PatternQuery) -> bool {
@@ -94,8 +138,12 @@ fn anchor_offset(v: &Variant) -> (u8, u8) {
 /// placed at each anchor, and how a variant's anchor lies from its placement.
 #[derive(Clone, Debug)]
 pub struct LocalTable {
-    /// Bit `i` of `matching[code]`: variant `i` matches a neighbourhood of that code.
+    /// Bit `i` of `matching[code]`: variant `i` matches a neighbourhood of that code (zero
+    /// from [`BIAS`] on, where the codes of anchors without a placement lie).
     matching: [u16; CODES],
+    /// The code of each anchor on an empty board: 0, or [`BIAS`] where no variant is
+    /// placed.
+    start: [u16; PADDED],
     /// Bit `i` of `allowed[anchor]` (padded index): variant `i` has the placement whose
     /// anchor that is.
     allowed: [u16; PADDED],
@@ -113,6 +161,7 @@ impl LocalTable {
     pub const EMPTY: LocalTable = LocalTable {
         matching: [0; CODES],
         allowed: [0; PADDED],
+        start: [BIAS; PADDED],
         groups: [0; 2],
         offsets: [(0, 0); MAX_VARIANTS],
         empty: 0,
@@ -153,11 +202,10 @@ impl LocalTable {
             for p in v.allowed.iter() {
                 let anchor = Point::new(p.x + ax, p.y + ay);
                 if anchor.x < 19 && anchor.y < 19 {
-                    if let Some(a) = self
-                        .allowed
-                        .get_mut(PAD[anchor.index19() as usize] as usize)
-                    {
+                    let at = PAD[anchor.index19() as usize] as usize;
+                    if let (Some(a), Some(s)) = (self.allowed.get_mut(at), self.start.get_mut(at)) {
                         *a |= bit;
+                        *s = 0;
                         any |= bit;
                     }
                 }
@@ -194,61 +242,86 @@ pub fn scan_local<G: GameSource>(
     game: &G,
     on_hit: &mut impl FnMut(&Hit),
 ) {
-    let mut s = LocalScan {
-        q,
-        t: table,
-        game,
-        codes: [0; PADDED],
-        board: [0; PADDED],
-        touched: [(0, 0); PADDED],
-        marks: [0; PADDED / 64],
-    };
-    s.run(on_hit);
+    LocalScanner::new().scan(q, table, game, on_hit);
 }
 
-struct LocalScan<'a, G> {
-    q: &'a PatternQuery,
-    t: &'a LocalTable,
-    game: &'a G,
+/// The state of the local scan, made once for many games ([`LocalScanner::scan`]).
+#[derive(Clone, Debug)]
+pub struct LocalScanner {
     /// The code of each anchor's neighbourhood (padded index).
     codes: [u16; PADDED],
     /// The stone code of each point (padded index).
     board: [u8; PADDED],
     /// The anchors a position with several changes touched, with their codes before it.
     touched: [(u16, u16); PADDED],
-    /// The anchors in `touched`.
-    marks: [u64; PADDED / 64],
+    /// Per anchor, the last position with several changes that touched it (its number
+    /// among all such positions of the scanner's games).
+    stamps: [u32; PADDED],
+    /// The number of the current position with several changes.
+    epoch: u32,
 }
 
-impl<G: GameSource> LocalScan<'_, G> {
-    /// The variants that newly match at `anchor`, from its code one position earlier.
-    #[inline(always)]
-    fn fresh(&self, anchor: usize, old: u16) -> u16 {
-        let m = &self.t.matching;
-        let new = self.codes[anchor & (PADDED - 1)];
-        m[(new & CODE_MASK) as usize]
-            & !m[(old & CODE_MASK) as usize]
-            & self.t.allowed[anchor & (PADDED - 1)]
+impl Default for LocalScanner {
+    fn default() -> Self {
+        LocalScanner::new()
+    }
+}
+
+impl LocalScanner {
+    /// A scanner for any number of games.
+    pub const fn new() -> LocalScanner {
+        LocalScanner {
+            codes: [0; PADDED],
+            board: [0; PADDED],
+            touched: [(0, 0); PADDED],
+            stamps: [0; PADDED],
+            epoch: 0,
+        }
     }
 
-    fn run(&mut self, on_hit: &mut impl FnMut(&Hit)) {
-        let g = self.game;
+    /// The hits of `game` for the variants of `table` (compiled from `q`), in order of
+    /// position (within a position, in no particular order), passed to `on_hit`.
+    pub fn scan<G: GameSource>(
+        &mut self,
+        q: &PatternQuery,
+        t: &LocalTable,
+        game: &G,
+        on_hit: &mut impl FnMut(&Hit),
+    ) {
+        self.codes = t.start;
+        self.board = [0; PADDED];
+        self.board[0] = NOWHERE;
+        let g = game;
         // Position 0: the setup of the start; every match is a hit.
         let (n_setup, n_rem) = (g.setup_count(), g.removal_count());
         let mut si = 0;
+        let mut len = 0;
+        self.next_epoch();
         while si < n_setup {
             let (before, p, st) = g.setup(si);
             if before != 0 {
                 break;
             }
-            self.change_marked(PAD[p.index19() as usize] as usize, st.code(), 0);
+            len = self.change(PAD[p.index19() as usize] as usize, st.code(), len);
             si += 1;
         }
-        if si > 0 || self.t.empty != 0 {
+        let at_start = |s: &Self, a: usize| {
+            let a = a & (PADDED - 1);
+            t.matching[(s.codes[a] & CODE_MASK) as usize] & t.allowed[a]
+        };
+        if t.empty != 0 {
             for a in 0..PADDED {
-                let m = self.t.matching[(self.codes[a] & CODE_MASK) as usize] & self.t.allowed[a];
+                let m = at_start(self, a);
                 if m != 0 {
-                    self.emit(a, m, 0, on_hit);
+                    self.emit(q, t, g, a, m, 0, on_hit);
+                }
+            }
+        } else {
+            for k in 0..len.min(PADDED) {
+                let a = self.touched[k].0 as usize;
+                let m = at_start(self, a);
+                if m != 0 {
+                    self.emit(q, t, g, a, m, 0, on_hit);
                 }
             }
         }
@@ -264,123 +337,147 @@ impl<G: GameSource> LocalScan<'_, G> {
             u32::MAX
         };
         let mut next_event = next_setup.min(next_removal);
-        g.for_each_move(0, |i, record| {
-            let n = i as u32 + 1;
-            let rec = MoveRecord(record);
-            let p = PAD[rec.code() as usize & 511] as usize;
-            let s = 1 + rec.white() as usize;
-            if n < next_event {
-                if p == 0 {
-                    // A pass.
-                    return true;
-                }
-                if self.board[p & (PADDED - 1)] == 0 {
+        let mut buf = [0u16; 64];
+        let mut next = 0usize;
+        loop {
+            let k = g.moves_into(next, &mut buf);
+            if k == 0 {
+                return;
+            }
+            let first = next;
+            next += k;
+            for (j, &record) in buf.iter().take(k).enumerate() {
+                let n = (first + j) as u32 + 1;
+                let rec = MoveRecord(record);
+                let p = PAD[rec.code() as usize & 511] as usize;
+                let s = 1 + rec.white() as u8;
+                if n < next_event && self.board[p & (PADDED - 1)] == 0 {
                     // The common move: one stone on an empty point, nothing removed.
-                    self.board[p & (PADDED - 1)] = s as u8;
-                    let delta = &DELTA[s];
-                    let mut fresh = 0u16;
-                    for j in 0..9 {
-                        let a = (p + 22 - ADJ[j]) & (PADDED - 1);
-                        let old = self.codes[a];
-                        self.codes[a] = old.wrapping_add(delta[j]);
-                        fresh |= self.fresh(a, old);
-                    }
-                    if fresh != 0 {
-                        for j in 0..9 {
-                            let a = (p + 22 - ADJ[j]) & (PADDED - 1);
-                            let m = self.fresh(a, self.codes[a].wrapping_sub(delta[j]));
+                    self.board[p & (PADDED - 1)] = s;
+                    let now = if s == 1 {
+                        place::<1>(&mut self.codes, &t.matching, p)
+                    } else {
+                        place::<2>(&mut self.codes, &t.matching, p)
+                    };
+                    if now != 0 {
+                        // A match around the move: which ones are new, and allowed.
+                        let delta = &DELTA[s as usize];
+                        for (&adj, &d) in ADJ.iter().zip(delta) {
+                            let a = (p + FIRST - adj) & (PADDED - 1);
+                            let new = self.codes[a];
+                            let old = new.wrapping_sub(d);
+                            let m = t.matching[(new & CODE_MASK) as usize]
+                                & !t.matching[(old & CODE_MASK) as usize]
+                                & t.allowed[a];
                             if m != 0 {
-                                self.emit(a, m, n, on_hit);
+                                self.emit(q, t, g, a, m, n, on_hit);
                             }
                         }
                     }
-                    return true;
+                    continue;
+                }
+                // A pass, a position with removed stones or setup (or a move onto a
+                // stone, which only a damaged file holds): each anchor touched is compared
+                // before and after.
+                self.next_epoch();
+                let mut len = self.change(p, s, 0);
+                while next_removal <= n {
+                    let (_, q) = g.removal(ri);
+                    len = self.change(PAD[q.index19() as usize] as usize, 0, len);
+                    ri += 1;
+                    next_removal = if ri < n_rem {
+                        g.removal(ri).0
+                    } else {
+                        u32::MAX
+                    };
+                }
+                while next_setup <= n {
+                    let (_, q, st) = g.setup(si);
+                    len = self.change(PAD[q.index19() as usize] as usize, st.code(), len);
+                    si += 1;
+                    next_setup = if si < n_setup {
+                        g.setup(si).0
+                    } else {
+                        u32::MAX
+                    };
+                }
+                next_event = next_setup.min(next_removal);
+                for k in 0..len.min(PADDED) {
+                    let (a, old) = self.touched[k];
+                    let a = a as usize & (PADDED - 1);
+                    let m = t.matching[(self.codes[a] & CODE_MASK) as usize]
+                        & !t.matching[(old & CODE_MASK) as usize]
+                        & t.allowed[a];
+                    if m != 0 {
+                        self.emit(q, t, g, a, m, n, on_hit);
+                    }
                 }
             }
-            // A position with removed stones or setup (or a move onto a stone, which only
-            // a damaged file holds): compare each touched anchor before and after.
-            self.marks = [0; PADDED / 64];
-            let mut len = 0;
-            if p != 0 {
-                len = self.change_marked(p, s as u8, len);
-            }
-            while next_removal <= n {
-                let (_, q) = g.removal(ri);
-                len = self.change_marked(PAD[q.index19() as usize] as usize, 0, len);
-                ri += 1;
-                next_removal = if ri < n_rem {
-                    g.removal(ri).0
-                } else {
-                    u32::MAX
-                };
-            }
-            while next_setup <= n {
-                let (_, q, st) = g.setup(si);
-                len = self.change_marked(PAD[q.index19() as usize] as usize, st.code(), len);
-                si += 1;
-                next_setup = if si < n_setup {
-                    g.setup(si).0
-                } else {
-                    u32::MAX
-                };
-            }
-            next_event = next_setup.min(next_removal);
-            for k in 0..len {
-                let (a, old) = self.touched[k];
-                let m = self.fresh(a as usize, old);
-                if m != 0 {
-                    self.emit(a as usize, m, n, on_hit);
-                }
-            }
-            true
-        });
+        }
     }
 
-    /// Puts stone code `s` on padded point `p`; the anchors it touches that `touched[..len]`
-    /// does not hold yet are added with their codes before the change. Returns the new
-    /// length.
-    fn change_marked(&mut self, p: usize, s: u8, mut len: usize) -> usize {
+    /// Starts a position with several changes (a new stamp for the anchors it touches).
+    fn next_epoch(&mut self) {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.stamps = [0; PADDED];
+            self.epoch = 1;
+        }
+    }
+
+    /// Puts stone code `s` on padded point `p` (nothing for a border point); the anchors
+    /// it touches for the first time in this position are added to `touched[len..]` with
+    /// their codes before it. Returns the new length.
+    fn change(&mut self, p: usize, s: u8, mut len: usize) -> usize {
         let p = p & (PADDED - 1);
         let old = self.board[p];
-        if old == s || p < 22 {
+        if old == s || p < FIRST {
             return len;
         }
         self.board[p] = s;
-        let (add, sub) = (&DELTA[s as usize % 3], &DELTA[old as usize % 3]);
-        for j in 0..9 {
-            let a = (p + 22 - ADJ[j]) & (PADDED - 1);
-            let (word, bit) = (a / 64, 1u64 << (a % 64));
-            if self.marks[word] & bit == 0 {
-                self.marks[word] |= bit;
+        let (add, sub) = (&DELTA[s as usize & 3], &DELTA[old as usize & 3]);
+        for ((&adj, &plus), &minus) in ADJ.iter().zip(add).zip(sub) {
+            let a = (p + FIRST - adj) & (PADDED - 1);
+            if self.stamps[a] != self.epoch {
+                self.stamps[a] = self.epoch;
                 if let Some(t) = self.touched.get_mut(len) {
                     *t = (a as u16, self.codes[a]);
                     len += 1;
                 }
             }
-            self.codes[a] = self.codes[a].wrapping_add(add[j]).wrapping_sub(sub[j]);
+            self.codes[a] = self.codes[a].wrapping_add(plus).wrapping_sub(minus);
         }
         len
     }
 
     /// Emits the hits of the variants `m` newly matching at `anchor` in position `n`: per
     /// shape, the first variant's.
-    fn emit(&self, anchor: usize, m: u16, n: u32, on_hit: &mut impl FnMut(&Hit)) {
+    #[allow(clippy::too_many_arguments)]
+    fn emit<G: GameSource>(
+        &self,
+        q: &PatternQuery,
+        t: &LocalTable,
+        game: &G,
+        anchor: usize,
+        m: u16,
+        n: u32,
+        on_hit: &mut impl FnMut(&Hit),
+    ) {
         let (ax, ay) = ((anchor % SIDE) as u8, (anchor / SIDE) as u8);
-        for group in self.t.groups {
+        for group in t.groups {
             let mg = m & group;
             if mg == 0 {
                 continue;
             }
             let vi = mg.trailing_zeros() as usize;
-            let (Some(v), Some(&(ox, oy))) = (self.q.variants().get(vi), self.t.offsets.get(vi))
-            else {
+            let (Some(v), Some(&(ox, oy))) = (q.variants().get(vi), t.offsets.get(vi)) else {
                 continue;
             };
             // Padded (ax, ay) is board (ax - 1, ay - 1); the placement lies (ox, oy) before.
             let (Some(px), Some(py)) = (ax.checked_sub(1 + ox), ay.checked_sub(1 + oy)) else {
                 continue;
             };
-            emit_hit(self.q, self.game, vi, v, Point::new(px, py), n, on_hit);
+            emit_hit(q, game, vi, v, Point::new(px, py), n, on_hit);
         }
     }
 }

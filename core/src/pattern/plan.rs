@@ -74,10 +74,22 @@ pub struct ScanPlan<'q> {
     pub(crate) all: Candidates,
     pub(crate) pairs: heapless::Vec<Pair, MAX_PAIRS>,
     pub(crate) use_corners: bool,
+    /// The pair strategy's tables, or the local strategy's (one plan uses one of them:
+    /// a plan is copied when returned, and the larger it is, the more that costs).
+    pub(crate) tables: PlanTables,
+}
+
+/// The per-point tables of a plan, by strategy (one at a time: a plan holds the largest,
+/// with no heap to box it in).
+#[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum PlanTables {
+    /// No tables (the other strategies).
+    None,
     /// The pairs by board point (pair strategy).
-    pub(crate) tables: PairTables,
+    Pairs(PairTables),
     /// The codes that match and the anchors allowed (local strategy).
-    pub(crate) local: LocalTable,
+    Local(LocalTable),
 }
 
 impl<'q> ScanPlan<'q> {
@@ -112,16 +124,22 @@ impl<'q> ScanPlan<'q> {
             all: Candidates::NONE,
             pairs: heapless::Vec::new(),
             use_corners,
-            tables: PairTables::EMPTY,
-            local: LocalTable::EMPTY,
+            tables: PlanTables::None,
         };
         match strategy {
             // Only the plan without stones reads every placement (computing it costs more
             // than a corner search's blocks on a small collection).
             Strategy::All => plan.all = Candidates::all(query),
-            Strategy::Pairs => plan.add_pairs(),
+            Strategy::Pairs => {
+                plan.tables = PlanTables::Pairs(PairTables::EMPTY);
+                plan.add_pairs();
+            }
             Strategy::PerGame => {}
-            Strategy::Local => plan.local.fill(query),
+            Strategy::Local => {
+                let mut t = LocalTable::EMPTY;
+                t.fill(query);
+                plan.tables = PlanTables::Local(t);
+            }
         }
         plan
     }
@@ -158,7 +176,9 @@ impl<'q> ScanPlan<'q> {
                         && (r.right - r.left + 1) as u32 * (r.bottom - r.top + 1) as u32
                             == pair.boxes[0].masks.region.count_ones();
                 }
-                self.tables.add(self.pairs.len(), v, p);
+                if let PlanTables::Pairs(t) = &mut self.tables {
+                    t.add(self.pairs.len(), v, p);
+                }
                 if self.pairs.push(pair).is_err() {
                     return;
                 }
@@ -183,7 +203,18 @@ impl<'q> ScanPlan<'q> {
 
     /// The pairs by board point (pair strategy).
     pub fn tables(&self) -> &PairTables {
-        &self.tables
+        match &self.tables {
+            PlanTables::Pairs(t) => t,
+            _ => &PairTables::EMPTY,
+        }
+    }
+
+    /// The local strategy's table.
+    pub(crate) fn local_table(&self) -> Option<&LocalTable> {
+        match &self.tables {
+            PlanTables::Local(t) => Some(t),
+            _ => None,
+        }
     }
 }
 
