@@ -25,7 +25,7 @@
 use crate::point::{Point, MAX_POINTS};
 
 use super::query::{PatternQuery, Variant, MAX_VARIANTS};
-use super::scan::{emit_hit, GameSource, Hit, MoveRecord};
+use super::scan::{emit_hit, moves_buffered, GameSource, Hit, MoveRecord};
 
 /// Side of the padded board of anchors: the board and a border of one point.
 const SIDE: usize = 21;
@@ -337,83 +337,74 @@ impl LocalScanner {
             u32::MAX
         };
         let mut next_event = next_setup.min(next_removal);
-        let mut buf = [0u16; 64];
-        let mut next = 0usize;
-        loop {
-            let k = g.moves_into(next, &mut buf);
-            if k == 0 {
-                return;
-            }
-            let first = next;
-            next += k;
-            for (j, &record) in buf.iter().take(k).enumerate() {
-                let n = (first + j) as u32 + 1;
-                let rec = MoveRecord(record);
-                let p = PAD[rec.code() as usize & 511] as usize;
-                let s = 1 + rec.white() as u8;
-                if n < next_event && self.board[p & (PADDED - 1)] == 0 {
-                    // The common move: one stone on an empty point, nothing removed.
-                    self.board[p & (PADDED - 1)] = s;
-                    let now = if s == 1 {
-                        place::<1>(&mut self.codes, &t.matching, p)
-                    } else {
-                        place::<2>(&mut self.codes, &t.matching, p)
-                    };
-                    if now != 0 {
-                        // A match around the move: which ones are new, and allowed.
-                        let delta = &DELTA[s as usize];
-                        for (&adj, &d) in ADJ.iter().zip(delta) {
-                            let a = (p + FIRST - adj) & (PADDED - 1);
-                            let new = self.codes[a];
-                            let old = new.wrapping_sub(d);
-                            let m = t.matching[(new & CODE_MASK) as usize]
-                                & !t.matching[(old & CODE_MASK) as usize]
-                                & t.allowed[a];
-                            if m != 0 {
-                                self.emit(q, t, g, a, m, n, on_hit);
-                            }
+        moves_buffered(g, 0, |i, record| {
+            let n = i as u32 + 1;
+            let rec = MoveRecord(record);
+            let p = PAD[rec.code() as usize & 511] as usize;
+            let s = 1 + rec.white() as u8;
+            if n < next_event && self.board[p & (PADDED - 1)] == 0 {
+                // The common move: one stone on an empty point, nothing removed.
+                self.board[p & (PADDED - 1)] = s;
+                let now = if s == 1 {
+                    place::<1>(&mut self.codes, &t.matching, p)
+                } else {
+                    place::<2>(&mut self.codes, &t.matching, p)
+                };
+                if now != 0 {
+                    // A match around the move: which ones are new, and allowed.
+                    let delta = &DELTA[s as usize];
+                    for (&adj, &d) in ADJ.iter().zip(delta) {
+                        let a = (p + FIRST - adj) & (PADDED - 1);
+                        let new = self.codes[a];
+                        let old = new.wrapping_sub(d);
+                        let m = t.matching[(new & CODE_MASK) as usize]
+                            & !t.matching[(old & CODE_MASK) as usize]
+                            & t.allowed[a];
+                        if m != 0 {
+                            self.emit(q, t, g, a, m, n, on_hit);
                         }
                     }
-                    continue;
                 }
-                // A pass, a position with removed stones or setup (or a move onto a
-                // stone, which only a damaged file holds): each anchor touched is compared
-                // before and after.
-                self.next_epoch();
-                let mut len = self.change(p, s, 0);
-                while next_removal <= n {
-                    let (_, q) = g.removal(ri);
-                    len = self.change(PAD[q.index19() as usize] as usize, 0, len);
-                    ri += 1;
-                    next_removal = if ri < n_rem {
-                        g.removal(ri).0
-                    } else {
-                        u32::MAX
-                    };
-                }
-                while next_setup <= n {
-                    let (_, q, st) = g.setup(si);
-                    len = self.change(PAD[q.index19() as usize] as usize, st.code(), len);
-                    si += 1;
-                    next_setup = if si < n_setup {
-                        g.setup(si).0
-                    } else {
-                        u32::MAX
-                    };
-                }
-                next_event = next_setup.min(next_removal);
-                for k in 0..len.min(PADDED) {
-                    let (a, old) = self.touched[k];
-                    let a = a as usize & (PADDED - 1);
-                    let m = t.matching[(self.codes[a] & CODE_MASK) as usize]
-                        & !t.matching[(old & CODE_MASK) as usize]
-                        & t.allowed[a];
-                    if m != 0 {
-                        self.emit(q, t, g, a, m, n, on_hit);
-                    }
+                return true;
+            }
+            // A pass, a position with removed stones or setup (or a move onto a
+            // stone, which only a damaged file holds): each anchor touched is compared
+            // before and after.
+            self.next_epoch();
+            let mut len = self.change(p, s, 0);
+            while next_removal <= n {
+                let (_, q) = g.removal(ri);
+                len = self.change(PAD[q.index19() as usize] as usize, 0, len);
+                ri += 1;
+                next_removal = if ri < n_rem {
+                    g.removal(ri).0
+                } else {
+                    u32::MAX
+                };
+            }
+            while next_setup <= n {
+                let (_, q, st) = g.setup(si);
+                len = self.change(PAD[q.index19() as usize] as usize, st.code(), len);
+                si += 1;
+                next_setup = if si < n_setup {
+                    g.setup(si).0
+                } else {
+                    u32::MAX
+                };
+            }
+            next_event = next_setup.min(next_removal);
+            for k in 0..len.min(PADDED) {
+                let (a, old) = self.touched[k];
+                let a = a as usize & (PADDED - 1);
+                let m = t.matching[(self.codes[a] & CODE_MASK) as usize]
+                    & !t.matching[(old & CODE_MASK) as usize]
+                    & t.allowed[a];
+                if m != 0 {
+                    self.emit(q, t, g, a, m, n, on_hit);
                 }
             }
-        }
+            true
+        });
     }
 
     /// Starts a position with several changes (a new stamp for the anchors it touches).
