@@ -24,6 +24,7 @@ mod pattern_cli;
 mod pattern_data;
 mod pattern_spec;
 mod pattern_threads;
+mod ranks;
 mod records;
 mod scale;
 mod sealed;
