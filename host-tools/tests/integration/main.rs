@@ -20,6 +20,7 @@ mod interrupt;
 mod merge;
 mod no_panic;
 mod notation_cli;
+mod openings;
 mod pattern_cli;
 mod pattern_data;
 mod pattern_spec;
