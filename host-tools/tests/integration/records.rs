@@ -650,3 +650,49 @@ fn the_command_line_builds_records_and_writes_them_as_sgf() {
     assert_eq!(seen.len(), 8);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `add` adds the records of a `.tar.xz` to an index; the shell's `import` reads a `.tar.bz2`
+/// of records into the bundled sample: both hold the 8 games more.
+#[test]
+fn add_and_import_read_the_new_kinds() {
+    let dir = temp("add");
+    let members: Vec<(String, Vec<u8>)> = EXPECTED
+        .iter()
+        .map(|e| {
+            (
+                e.file.to_owned(),
+                std::fs::read(records().join(e.file)).unwrap(),
+            )
+        })
+        .collect();
+    let t = tar(&members);
+    std::fs::write(dir.join("r.tar.xz"), xz(&t)).unwrap();
+    std::fs::write(dir.join("r.tar.bz2"), bz2(&t)).unwrap();
+    let index = dir.join("i.kdx");
+    let s = |p: &Path| p.to_str().unwrap().to_owned();
+    let o = kifudex(&["build", &s(&sample_archive()), "-o", &s(&index), "-q"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = kifudex(&["add", &s(&index), &s(&dir.join("r.tar.xz"))]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let info = String::from_utf8(kifudex(&["info", "--index", &s(&index)]).stdout).unwrap();
+    assert!(info.contains("games kept:          294"), "{info}");
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kifudex"))
+        .arg("shell")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = format!("import {}\nquit\n", dir.join("r.tar.bz2").display());
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("8 games added"), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
