@@ -574,7 +574,9 @@ fn damaged_archives_are_reported() {
             assert!(sources.len() < 60, "{name} cut at {cut}");
         }
         let mut b = bytes.clone();
-        for i in (0..b.len()).step_by(97) {
+        // Reading a .7z costs about 0.1 s here (its dictionary, one a block): fewer flips.
+        let step = if name.ends_with(".7z") { 499 } else { 97 };
+        for i in (0..b.len()).step_by(step) {
             b[i] ^= 0xA5;
             let mut sources = Vec::new();
             let mut skipped = Vec::new();
