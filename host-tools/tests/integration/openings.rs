@@ -196,14 +196,5 @@ fn openings_doc() -> String {
 
 #[test]
 fn the_openings_doc_is_current() {
-    let want = openings_doc();
-    let path = root().join("docs/OPENINGS.md");
-    if std::env::var_os("KIFUDEX_WRITE_DOCS").is_some() {
-        std::fs::write(&path, &want).unwrap();
-    }
-    let have = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        have == want,
-        "docs/OPENINGS.md is not what fox_pro gives: run this test with KIFUDEX_WRITE_DOCS=1"
-    );
+    super::ranks::check_generated_doc("docs/OPENINGS.md", &openings_doc());
 }

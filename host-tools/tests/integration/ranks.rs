@@ -128,16 +128,21 @@ fn ranks_doc() -> String {
     out
 }
 
-#[test]
-fn the_ranks_doc_is_current() {
-    let want = ranks_doc();
-    let path = root().join("docs/RANKS.md");
+/// Fails unless the generated document `rel` (from the repository's root) holds `want`;
+/// with `KIFUDEX_WRITE_DOCS` set, writes it first.
+pub(crate) fn check_generated_doc(rel: &str, want: &str) {
+    let path = root().join(rel);
     if std::env::var_os("KIFUDEX_WRITE_DOCS").is_some() {
-        std::fs::write(&path, &want).unwrap();
+        std::fs::write(&path, want).unwrap();
     }
     let have = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         have == want,
-        "docs/RANKS.md is not what the corpus gives: run this test with KIFUDEX_WRITE_DOCS=1"
+        "{rel} is not what the corpus gives: run this test with KIFUDEX_WRITE_DOCS=1"
     );
+}
+
+#[test]
+fn the_ranks_doc_is_current() {
+    check_generated_doc("docs/RANKS.md", &ranks_doc());
 }
