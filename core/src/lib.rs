@@ -155,6 +155,7 @@ pub mod hash;
 pub mod hints;
 pub mod index;
 pub mod notation;
+pub mod opening;
 pub mod outcome;
 pub mod pattern;
 pub mod point;

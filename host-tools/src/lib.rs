@@ -16,6 +16,7 @@ pub mod pattern;
 pub mod position;
 pub mod predict;
 pub mod present;
+pub mod rank;
 pub mod sample;
 pub mod session;
 pub mod sgf;

@@ -125,7 +125,8 @@ enum Command {
     Add {
         /// The index to add to.
         index: PathBuf,
-        /// SGF files (.sgf), archives (.tgz, .tar.gz, .zip) or folders searched recursively.
+        /// Records (.sgf, .gib, .ngf, .ugf), archives (.tgz, .tar.bz2, .tar.xz, .zip, .7z) or
+        /// folders searched recursively.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// Keep games that repeat a game read earlier.
@@ -152,7 +153,8 @@ enum Command {
 
 #[derive(Args, Debug)]
 struct BuildArgs {
-    /// SGF files (.sgf), archives (.tgz, .tar.gz, .zip) or folders searched recursively.
+    /// Records (.sgf, .gib, .ngf, .ugf), archives (.tgz, .tar.bz2, .tar.xz, .zip, .7z) or
+    /// folders searched recursively.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// The file to write (atomically).
