@@ -11,7 +11,8 @@
 //! - one new stone of the side to move where it may play, every other stone as recorded but
 //!   for stones that move captures (which may still be on the board, or already gone): the
 //!   stone is the next **move**; the captured stones still on the board must then be lifted
-//!   ([`Condition::Remove`]), over as many snapshots as it takes;
+//!   ([`Condition::Remove`]), over as many snapshots as it takes. The other new stones are
+//!   then judged again: both players may have moved between two snapshots;
 //! - anything else is a [`Fix`]: a [`Condition`] and the points it concerns, and the record
 //!   waits until the board is consistent again (or a new record starts: resynchronising).
 //!
@@ -238,6 +239,9 @@ impl Tracker {
             })
         });
         if let Some(i) = first_missing {
+            if self.captured_by_next(seen) {
+                return;
+            }
             self.record.truncate(i);
             let _ = self.record.replay(&mut self.board, |_, _| {});
             // Stones captured by the moves taken back are on the record's board again.
@@ -246,6 +250,28 @@ impl Tracker {
                 *c = *c - occupied;
             }
             self.generation = self.generation.wrapping_add(1);
+        }
+    }
+
+    /// Whether the recorded stones missing from `seen` are all captured by one new stone
+    /// of the side to move: then a provisional move whose stone is gone was captured, not
+    /// misread.
+    fn captured_by_next(&self, seen: &[PointSet; 2]) -> bool {
+        let record = [
+            *self.board.stones(Color::Black),
+            *self.board.stones(Color::White),
+        ];
+        let missing = (record[0] - seen[0]) | (record[1] - seen[1]);
+        let to_move = self.to_move();
+        let new = seen[to_move.index()] - (record[0] | record[1]);
+        match (new.len(), new.first()) {
+            (1, Some(p)) => {
+                let mut after = self.board.clone();
+                after
+                    .play(to_move, Move::Play(p))
+                    .is_ok_and(|caps| missing.is_subset(&caps.points))
+            }
+            _ => false,
         }
     }
 
@@ -287,55 +313,89 @@ impl Tracker {
         self.settled += 1;
     }
 
-    /// The verdict on a snapshot after the provisional moves are checked.
+    /// The verdict on a snapshot after the provisional moves are checked: as long as one
+    /// of the new stones is a move of the side to move, it is recorded and the rest judged
+    /// again (both players may have moved between two snapshots; a phantom stone of the
+    /// other colour becomes a provisional move, taken back when it goes).
     fn judge(&mut self, seen: &[PointSet; 2]) -> Seen {
-        let record = [
-            *self.board.stones(Color::Black),
-            *self.board.stones(Color::White),
-        ];
-        let occupied = record[0] | record[1];
-        let missing = (record[0] - seen[0]) | (record[1] - seen[1]);
-        let new = (seen[0] | seen[1]) - occupied;
-        if missing.is_empty() && new.is_empty() {
-            return Seen::Consistent;
-        }
-        let left = (new & seen[0] & self.captured[0]) | (new & seen[1] & self.captured[1]);
-        let fresh = new - left;
-        let to_move = self.to_move();
         let fix = |condition, points| Seen::Fix(Fix { condition, points });
-        if let (true, Some(p)) = (left.is_empty() && fresh.len() == 1, fresh.first()) {
-            if seen[to_move.index()].contains(p) {
+        loop {
+            let record = [
+                *self.board.stones(Color::Black),
+                *self.board.stones(Color::White),
+            ];
+            let occupied = record[0] | record[1];
+            let missing = (record[0] - seen[0]) | (record[1] - seen[1]);
+            let new = (seen[0] | seen[1]) - occupied;
+            if missing.is_empty() && new.is_empty() {
+                return Seen::Consistent;
+            }
+            let left = (new & seen[0] & self.captured[0]) | (new & seen[1] & self.captured[1]);
+            let fresh = new - left;
+            let to_move = self.to_move();
+            let candidates = fresh & seen[to_move.index()];
+            if let (true, Some(p)) = (left.is_empty() && candidates.len() == 1, candidates.first())
+            {
                 let mut after = self.board.clone();
-                return match after.play(to_move, Move::Play(p)) {
+                match after.play(to_move, Move::Play(p)) {
                     Ok(caps) if missing.is_subset(&caps.points) => {
                         if !self.record.push(p) {
                             return fix(Condition::RecordFull, PointSet::single(p));
                         }
                         self.played(after, caps.points, to_move);
-                        let still = caps.points & (seen[0] | seen[1]);
-                        if still.is_empty() {
-                            Seen::Consistent
-                        } else {
-                            fix(Condition::Remove, still)
+                        continue;
+                    }
+                    Ok(caps)
+                        if self.next_explains(
+                            &after,
+                            fresh - PointSet::single(p),
+                            &seen[to_move.opponent().index()],
+                            missing - caps.points,
+                        ) =>
+                    {
+                        if !self.record.push(p) {
+                            return fix(Condition::RecordFull, PointSet::single(p));
                         }
+                        self.played(after, caps.points, to_move);
+                        continue;
                     }
-                    Ok(caps) => fix(Condition::Restore, missing - caps.points),
-                    Err(_) if missing.is_empty() => {
-                        fix(Condition::IllegalMove, PointSet::single(p))
+                    Ok(caps) => return fix(Condition::Restore, missing - caps.points),
+                    Err(_) if missing.is_empty() && fresh.len() == 1 => {
+                        return fix(Condition::IllegalMove, PointSet::single(p))
                     }
-                    Err(_) => fix(Condition::Restore, missing),
-                };
+                    Err(_) => {}
+                }
             }
+            return if !missing.is_empty() {
+                fix(Condition::Restore, missing)
+            } else if !left.is_empty() {
+                fix(Condition::Remove, left)
+            } else if candidates.len() >= 2 || fresh.len() >= 2 {
+                fix(Condition::Remove, fresh)
+            } else {
+                // One new stone, of the side not to move.
+                fix(Condition::WrongColor, fresh)
+            };
         }
-        if !missing.is_empty() {
-            fix(Condition::Restore, missing)
-        } else if !left.is_empty() {
-            fix(Condition::Remove, left)
-        } else if fresh.len() >= 2 {
-            fix(Condition::Remove, fresh)
-        } else {
-            // One new stone, of the side not to move (the side to move's was a move).
-            fix(Condition::WrongColor, fresh)
+    }
+
+    /// Whether, after a move (the position `after`), the one other new stone `others` is a
+    /// stone of the other side (`theirs`) whose move captures every recorded stone still
+    /// `missing`: both players moved between two snapshots, and the second move captured.
+    fn next_explains(
+        &self,
+        after: &Board<StonesOnly>,
+        others: PointSet,
+        theirs: &PointSet,
+        missing: PointSet,
+    ) -> bool {
+        match (others.len(), others.first()) {
+            (1, Some(q)) if theirs.contains(q) => {
+                let mut then = after.clone();
+                then.play(self.to_move().opponent(), Move::Play(q))
+                    .is_ok_and(|caps| missing.is_subset(&caps.points))
+            }
+            _ => false,
         }
     }
 
