@@ -67,4 +67,10 @@ if ! command -v defmt-print >/dev/null 2>&1; then
   echo "setup: cargo install defmt-print"
   cargo install defmt-print --version 1.2.0 --locked
 fi
+# sgfmill reads the tracked games' records a second way in the hint tests (an SGF reader
+# independent of the project's).
+if ! python3 -c 'import sgfmill' >/dev/null 2>&1; then
+  echo "setup: pip install sgfmill"
+  python3 -m pip install --quiet sgfmill==1.1.1
+fi
 echo "setup: ok"
