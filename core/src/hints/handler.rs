@@ -299,9 +299,9 @@ impl<'a, const N: usize> Hints<'a, N> {
     /// Answers the requests read from `r` on `w`, one reply line each (flushed after each
     /// reply), lighting `leds`, until `quit` or the end of the input. Its working
     /// memory is on the stack: a [`LineReader`] (1,056 bytes) and a [`Workspace`] (a
-    /// [`Reply`], a 164-byte board of stones only and `N` x 16 bytes of classes: 4,528
-    /// bytes for [`CAPACITY`](super::CAPACITY) on a 64-bit machine; and the predictor's
-    /// analysis of a position, about 3.7 KiB, and its guesses).
+    /// 1,100-byte [`Reply`], a 164-byte board of stones only and `N` x 16 bytes of classes;
+    /// the predictor's analysis of a position, about 3.7 KiB, and its guesses; the tracked
+    /// game's [`Tracker`], 2,540 bytes).
     pub fn serve<R: Read, W: Write, L: Leds>(
         &self,
         r: &mut R,

@@ -149,9 +149,14 @@ impl Tracker {
 
     /// Starts a new record: the next snapshot is its setup.
     pub fn reset(&mut self) {
-        let generation = self.generation.wrapping_add(1);
-        *self = Tracker::new();
-        self.generation = generation;
+        // In place: a second tracker on a microcontroller's stack would cost 2.5 KB.
+        self.record.clear();
+        self.board = Board::empty(crate::point::Size::STANDARD, Rules::STANDARD);
+        self.captured = [PointSet::EMPTY; 2];
+        self.captured_gone = 0;
+        self.settled = 0;
+        self.seen = [0; MAX_PROVISIONAL];
+        self.generation = self.generation.wrapping_add(1);
     }
 
     /// The record so far.

@@ -47,6 +47,16 @@ impl Record {
         }
     }
 
+    /// Empties the record: it waits for its first snapshot again (the moves' storage is
+    /// not cleared: only the first `len` count).
+    pub fn clear(&mut self) {
+        self.size = Size::STANDARD;
+        self.setup = [PointSet::EMPTY; 2];
+        self.first = Color::Black;
+        self.started = false;
+        self.len = 0;
+    }
+
     /// Starts the record from `board`'s stones (the setup), `first` to move.
     pub fn start<T: crate::board::Tracking>(&mut self, board: &Board<T>, first: Color) {
         self.size = board.size();
