@@ -1285,7 +1285,10 @@ fn check_firmware_log(c: &Cross, frames: &[String], host: &Output, requests: &st
             "moves" | "board" => first,
             _ => "other",
         };
-        let answer = reply.split(' ').next().unwrap_or("");
+        let answer = match reply.split(' ').next().unwrap_or("") {
+            w if w.starts_with("(;") => "game",
+            w => w,
+        };
         kinds
             .entry(format!("{what} -> {answer}"))
             .or_default()
