@@ -51,7 +51,7 @@ mod embedded_io_adapters_shim {
 fn board_line(stones: &[(u8, u8)], noise: &[(u8, u8)], side: u8) -> String {
     let mut cells = vec![b'.'; 81];
     for (i, &(p, c)) in stones.iter().enumerate() {
-        cells[p as usize % 81] = if (i + c as usize) % 2 == 0 {
+        cells[p as usize % 81] = if (i + c as usize).is_multiple_of(2) {
             b'X'
         } else {
             b'O'
@@ -124,7 +124,7 @@ proptest! {
                 6 => board_line(stones, noise, *side),
                 _ => {
                     // The game goes on: one more stone (sometimes two), noise on top.
-                    game.extend(stones.iter().take(1 + (*side as usize % 3 == 0) as usize));
+                    game.extend(stones.iter().take(1 + (*side as usize).is_multiple_of(3) as usize));
                     board_line(&game, noise, *side)
                 }
             };
