@@ -165,6 +165,7 @@ pub mod query;
 pub mod replay;
 pub mod search;
 pub mod stored;
+pub mod track;
 pub mod transform;
 
 pub use board::{Board, Captures, KoRule, MoveError, Rules};
