@@ -157,6 +157,7 @@ pub mod hints;
 pub mod index;
 pub mod index_file;
 pub mod notation;
+pub mod opening;
 pub mod outcome;
 pub mod pattern;
 pub mod point;
@@ -166,6 +167,7 @@ pub mod query;
 pub mod replay;
 pub mod search;
 pub mod stored;
+pub mod track;
 pub mod transform;
 
 pub use board::{Board, Captures, KoRule, MoveError, Rules};

@@ -7,6 +7,7 @@
 pub mod api;
 pub mod build;
 pub mod games;
+pub mod gtp;
 pub mod hints;
 pub mod info;
 pub mod input;
@@ -15,6 +16,7 @@ pub mod pattern;
 pub mod position;
 pub mod predict;
 pub mod present;
+pub mod rank;
 pub mod sample;
 pub mod session;
 pub mod sgf;

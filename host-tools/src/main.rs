@@ -57,6 +57,11 @@ enum Command {
         #[arg(long)]
         leds: bool,
     },
+    /// A GTP engine for Sabaki, Lizzie, GoGui and q5Go (docs/GTP.md): genmove plays the
+    /// most played database move, lz-analyze and kata-analyze show the database's moves.
+    Gtp(EngineArgs),
+    /// KataGo's JSON analysis protocol answered from the index, for KaTrain (docs/GTP.md).
+    Analysis(EngineArgs),
     /// Local shape statistics: the 3x3, diamond and 5x5 patterns around the played moves
     /// (canonical under the 8 symmetries, colours as the mover sees them), how often each
     /// was played when it was there, and the most frequent openings. (Named `patterns`
@@ -121,7 +126,8 @@ enum Command {
     Add {
         /// The index to add to.
         index: PathBuf,
-        /// SGF files (.sgf), archives (.tgz, .tar.gz, .zip) or folders searched recursively.
+        /// Records (.sgf, .gib, .ngf, .ugf), archives (.tgz, .tar.bz2, .tar.xz, .zip, .7z) or
+        /// folders searched recursively.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// Keep games that repeat a game read earlier.
@@ -148,7 +154,8 @@ enum Command {
 
 #[derive(Args, Debug)]
 struct BuildArgs {
-    /// SGF files (.sgf), archives (.tgz, .tar.gz, .zip) or folders searched recursively.
+    /// Records (.sgf, .gib, .ngf, .ugf), archives (.tgz, .tar.bz2, .tar.xz, .zip, .7z) or
+    /// folders searched recursively.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// The file to write (atomically).
@@ -247,8 +254,23 @@ struct ShapesArgs {
 #[derive(Args, Debug)]
 struct PredictArgs {
     /// The index whose games are learnt from and tested on.
-    #[arg(long)]
-    index: PathBuf,
+    #[arg(long, required_unless_present = "streams", conflicts_with = "streams")]
+    index: Option<PathBuf>,
+    /// Instead of --index: SGF files, archives or folders. A book (--book-max-moves,
+    /// --book-min-count, a predictor) is built from the training games, and the hint
+    /// protocol's replies to noisy snapshot streams of the test games, tracked as a board
+    /// sends them, are measured beside the same positions sent as plain snapshots.
+    #[arg(long, num_args = 1..)]
+    streams: Vec<PathBuf>,
+    /// With --streams: the book's positions are the first N moves of each training game.
+    #[arg(long, default_value_t = 20, requires = "streams")]
+    book_max_moves: u32,
+    /// With --streams: the book keeps next moves seen at least N times.
+    #[arg(long, default_value_t = 2, requires = "streams")]
+    book_min_count: u32,
+    /// With --streams: the seed of the streams' noise.
+    #[arg(long, default_value_t = 1, requires = "streams")]
+    seed: u64,
     /// Learn from all games but one in N (`--test-every`), test on the others (split by a
     /// hash of each game's setup and first 40 moves, so a game recorded twice is on one
     /// side), and print top-1/top-5 by move bucket.
@@ -397,6 +419,20 @@ fn parse_side(s: &str) -> Result<Side, String> {
         "W" | "w" => Ok(Side::White),
         _ => Err(format!("expected B or W, not {s:?}")),
     }
+}
+
+/// The engines' options: the index, the games that count and (gtp) a predictor.
+#[derive(Args, Debug)]
+struct EngineArgs {
+    /// The index file (default: the bundled sample, indexed in memory).
+    #[arg(long)]
+    index: Option<PathBuf>,
+    /// gtp: a book built with `--profile mcu --predictor`: genmove plays its best guess
+    /// where no game of the index continues.
+    #[arg(long)]
+    book: Option<PathBuf>,
+    #[command(flatten)]
+    filter: FilterArgs,
 }
 
 #[derive(Args, Debug)]
@@ -745,6 +781,32 @@ fn run(cli: Cli) -> Result<ExitCode> {
             kifudex::shell::run(source, bytes, &label, table.as_ref())?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Gtp(a) => {
+            let (bytes, label) = load_index(a.index.as_deref())?;
+            let index = open(&bytes, &label)?;
+            let book = a.book.as_deref().map(open_index_file).transpose()?;
+            let predictor = match (&book, &a.book) {
+                (Some(bytes), Some(path)) => Some(kifudex::predict::suggest::book_predictor(
+                    bytes,
+                    &path.display().to_string(),
+                )?),
+                _ => None,
+            };
+            let filter = GameFilter::from(&a.filter.filter());
+            let mut engine = kifudex::gtp::Engine::new(&index, filter, predictor.as_ref());
+            kifudex::gtp::run_stdio(&mut engine)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Analysis(a) => {
+            if a.book.is_some() {
+                return Ok(usage_error(anyhow::anyhow!("analysis takes no --book")));
+            }
+            let (bytes, label) = load_index(a.index.as_deref())?;
+            let index = open(&bytes, &label)?;
+            let filter = GameFilter::from(&a.filter.filter());
+            kifudex::gtp::json_engine::run_stdio(&index, filter)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Hints { index, leds } => {
             let bytes = open_index_file(&index)?;
             kifudex::hints::run_stdio(&bytes, &index.display().to_string(), leds)?;
@@ -769,9 +831,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Predict(a) => {
-            let bytes = open_index_file(&a.index)?;
-            let index = open(&bytes, &a.index.display().to_string())?;
-            let games = kifudex::predict::games::from_index(&index);
             let opts = kifudex::predict::TrainOptions {
                 min_count: a.min_count,
                 max_patterns: a.max_patterns,
@@ -781,11 +840,31 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 hide_per_mille: a.hide,
                 ..Default::default()
             };
-            let e = kifudex::predict::evaluate(&games, a.test_every, &opts, |m| {
+            let log = |m: &str| {
                 if !a.quiet {
                     eprintln!("{m}")
                 }
-            })?;
+            };
+            let Some(index) = &a.index else {
+                let s = kifudex::hints::eval::StreamOptions {
+                    test_every: a.test_every,
+                    book_max_moves: a.book_max_moves,
+                    book_min_count: a.book_min_count,
+                    train: opts,
+                    seed: a.seed,
+                };
+                let e = kifudex::hints::eval::evaluate_streams(&a.streams, &s, log)?;
+                if a.json {
+                    print_stdout(&format!("{}\n", kifudex::hints::eval::streams_json(&e)))?;
+                } else {
+                    print_stdout(&kifudex::hints::eval::streams_text(&e))?;
+                }
+                return Ok(ExitCode::SUCCESS);
+            };
+            let bytes = open_index_file(index)?;
+            let index = open(&bytes, &index.display().to_string())?;
+            let games = kifudex::predict::games::from_index(&index);
+            let e = kifudex::predict::evaluate(&games, a.test_every, &opts, log)?;
             if a.json {
                 print_stdout(&format!("{}\n", kifudex::predict::evaluation_json(&e)))?;
             } else {

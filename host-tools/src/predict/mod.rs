@@ -233,34 +233,36 @@ pub fn evaluation_text(e: &Evaluation) -> String {
 
 /// An evaluation as JSON.
 pub fn evaluation_json(e: &Evaluation) -> serde_json::Value {
-    let report = |r: &eval::Report| {
-        let tally = |t: &eval::Tally| {
-            serde_json::json!({
-                "positions": t.positions,
-                "top1": t.top1,
-                "top5": t.top5,
-                "covered": t.covered,
-            })
-        };
-        let mut buckets: Vec<serde_json::Value> = eval::BUCKETS
-            .iter()
-            .zip(&r.buckets)
-            .map(|(&(lo, hi), t)| {
-                let mut v = tally(t);
-                v["moves"] = serde_json::json!(format!("{lo}-{hi}"));
-                v
-            })
-            .collect();
-        let mut all = tally(&r.overall);
-        all["moves"] = serde_json::json!("0-150");
-        buckets.push(all);
-        serde_json::Value::Array(buckets)
-    };
     serde_json::json!({
         "train_games": e.train_games,
         "test_games": e.test_games,
         "table": {"patterns": e.table.patterns, "bytes": e.table.bytes},
-        "moves": report(&e.moves),
-        "snapshots": report(&e.snapshots),
+        "moves": report_json(&e.moves),
+        "snapshots": report_json(&e.snapshots),
     })
+}
+
+/// A report as JSON: one object per move bucket, then one for moves 0-150.
+pub fn report_json(r: &eval::Report) -> serde_json::Value {
+    let tally = |t: &eval::Tally| {
+        serde_json::json!({
+            "positions": t.positions,
+            "top1": t.top1,
+            "top5": t.top5,
+            "covered": t.covered,
+        })
+    };
+    let mut buckets: Vec<serde_json::Value> = eval::BUCKETS
+        .iter()
+        .zip(&r.buckets)
+        .map(|(&(lo, hi), t)| {
+            let mut v = tally(t);
+            v["moves"] = serde_json::json!(format!("{lo}-{hi}"));
+            v
+        })
+        .collect();
+    let mut all = tally(&r.overall);
+    all["moves"] = serde_json::json!("0-150");
+    buckets.push(all);
+    serde_json::Value::Array(buckets)
 }
