@@ -141,15 +141,13 @@ pub fn describe(bytes: &[u8], verify: bool) -> Result<String> {
         ("next", &h.next),
         ("next black wins", &h.next_black),
         ("next white wins", &h.next_white),
-        ("pattern blocks", &ph.blocks),
-        ("corner logs", &ph.corners),
-        ("removals", &ph.removals),
-        ("removal starts", &ph.removal_starts),
-    ] {
+    ]
+    .into_iter()
+    .chain(ph.sections())
+    {
         section(&mut s, name, sec);
     }
-    let p = ph;
-    let pattern_bytes = p.blocks.len + p.corners.len + p.removals.len + p.removal_starts.len;
+    let pattern_bytes = ph.bytes();
     let _ = writeln!(
         s,
         "  pattern search:      {} bytes ({:.1} bytes per game; docs/PATTERNS.md)",

@@ -1013,14 +1013,13 @@ fn pattern_command(a: PatternArgs) -> Result<ExitCode> {
         let h = &IndexFile::open(&bytes)
             .map(|f| f.pattern_header().clone())
             .map_err(|e| anyhow::anyhow!("{label}: not a valid index: {e}"))?;
-        let len = h.blocks.len + h.corners.len + h.removals.len + h.removal_starts.len;
+        let len = h.bytes();
         eprintln!(
-            "pattern data:  in the index ({} bytes, {:.1} bytes/game: blocks {}, corner logs {}, \
+            "pattern data:  in the index ({} bytes, {:.1} bytes/game: blocks {}, \
              removals {} ({} stones) and their starts {}; {} threads)",
             len,
             len as f64 / games,
             h.blocks.len,
-            h.corners.len,
             h.removals.len,
             h.removals.count,
             h.removal_starts.len,

@@ -52,7 +52,7 @@ fn bench(c: &mut Criterion) {
         .expect("pool");
     let pidx = &file.pattern;
     let h = file.pattern_header();
-    let len = h.blocks.len + h.corners.len + h.removals.len + h.removal_starts.len;
+    let len = h.bytes();
     eprintln!(
         "fox_pro: {} games, pattern data {len} bytes ({:.1} per game)",
         index.game_count(),

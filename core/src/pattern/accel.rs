@@ -3,14 +3,19 @@
 //!
 //! Sections, all computed per game by [`super::summary::summarize`]:
 //!
-//! - **blocks** of 64 games, [`BLOCK_WORDS`] little-endian `u64` words each: for every
-//!   point `i = y * 19 + x`, a word whose bit `g` says that game `64 * block + g` ever had a
-//!   black stone there (words `0..361`), a white stone (words `361..722`); then the words of
-//!   the games that are searched (19x19), that Black won, that White won. A pattern's `X`
-//!   cell can only match over an ever-black point and its `O` cell over an ever-white one:
-//!   Kombilo's final-position bitmaps, laid out by point so that a corner pattern reads a
-//!   handful of words per 64 games;
-//! - **corners**: [`GAME_CORNER_BYTES`] per game, its four [`CornerLog`]s;
+//! - **blocks** of 64 games, [`BLOCK_BYTES`] each (little-endian `u64` words):
+//!   - the **first-stone tile**: for every point `i = y * 19 + x`, 64 bytes, byte `g` the
+//!     first-stone byte ([`super::first::first_byte`]) of point `i` in game `64 * block + g`:
+//!     the 64 games of a point lie in one line of bytes, so that the placements of a query
+//!     read the few points they cover;
+//!   - **words**, bit `g` for game `64 * block + g`: for every point, whether the game ever
+//!     had a black stone there (words `0..361`), a white stone (words `361..722`); the games
+//!     that are searched (19x19), that Black won, that White won; for every point, whether
+//!     its first stone is white (words `725..1086`). A pattern's `X` cell can only match over
+//!     an ever-black point and its `O` cell over an ever-white one: Kombilo's
+//!     final-position bitmaps, laid out by point so that a corner pattern reads a handful of
+//!     words per 64 games;
+//!   - each game's **unsettled row** ([`super::first::UnsettledRow`]);
 //! - **removals**: every stone a move removed, packed [`REMOVAL_BITS`]-bit records (bits
 //!   0-8 the point code, 9-24 the 1-based move number), each game's in move order, games in
 //!   id order, so that a game is replayed without capture logic (a bit set per move);
@@ -29,31 +34,39 @@ use crate::pointset::PointSet;
 use crate::stored::StoredGame;
 
 use super::cells::Rect;
-use super::corner::{
-    box_point, CornerLog, LogContinuation, LogHit, CORNER_BYTES, GAME_CORNER_BYTES,
-};
+use super::decide::{decide, Decision, FirstStoneSource, Next};
+use super::first::{FirstStones, UnsettledRow, FIRST_NEVER, UNSETTLED_ROW_BYTES};
 use super::local::LocalScanner;
 use super::pairscan::{bits128, scan_pairs};
 use super::plan::{Pair, ScanPlan, Strategy};
 use super::query::PatternQuery;
-use super::scan::{scan_game, Candidates, Continuation, GameSource, Hit, MoveRecord, Resume};
-use super::summary::{GameSummary, PackedSummary, RemovalRecord};
+use super::scan::{scan_game, Candidates, Continuation, GameSource, Hit, MoveRecord};
+use super::summary::{
+    pack_set, packed_contains, unpack_set, GameSummary, PackedSummary, RemovalRecord,
+};
 
 /// Games per block.
 pub const BLOCK_GAMES: usize = 64;
-/// Words per block.
-pub const BLOCK_WORDS: usize = 725;
-/// Bytes per block.
-pub const BLOCK_BYTES: usize = BLOCK_WORDS * 8;
+/// Bytes of a block's first-stone tile (64 per point).
+pub const TILE_BYTES: usize = MAX_POINTS * BLOCK_GAMES;
 const WORD_BLACK: usize = 0;
 const WORD_WHITE: usize = MAX_POINTS;
 const WORD_SEARCHED: usize = 2 * MAX_POINTS;
 const WORD_BLACK_WON: usize = 2 * MAX_POINTS + 1;
 const WORD_WHITE_WON: usize = 2 * MAX_POINTS + 2;
+const WORD_FIRST_WHITE: usize = 2 * MAX_POINTS + 3;
+/// Words of a block after its tile.
+const WORDS: usize = 3 * MAX_POINTS + 3;
+/// Where a block's unsettled rows start (bytes from the block's start).
+pub const ROWS_AT: usize = TILE_BYTES + WORDS * 8;
+/// Bytes per block: the tile, the words, the unsettled rows.
+pub const BLOCK_BYTES: usize = ROWS_AT + BLOCK_GAMES * UNSETTLED_ROW_BYTES;
+/// `u64` words per block.
+pub const BLOCK_WORDS: usize = BLOCK_BYTES / 8;
 /// Width of a removal record.
 pub const REMOVAL_BITS: u32 = RemovalRecord::BITS;
 /// Version of this layout.
-pub const PATTERN_DATA_VERSION: u32 = 1;
+pub const PATTERN_DATA_VERSION: u32 = 2;
 
 /// Where the acceleration data lies (postcard-encoded beside the index header).
 #[derive(Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -62,14 +75,28 @@ pub struct PatternHeader {
     pub version: u32,
     /// Number of games (the index's).
     pub games: u32,
-    /// The blocks: `u64` words.
+    /// The blocks: `u64` words, [`BLOCK_WORDS`] per block.
     pub blocks: Section,
-    /// The corner logs: [`GAME_CORNER_BYTES`]-byte rows, one per game.
-    pub corners: Section,
     /// The removals.
     pub removals: Section,
     /// Where each game's removals start (one more than the games).
     pub removal_starts: Section,
+}
+
+impl PatternHeader {
+    /// The sections with their names (for `kifudex info`).
+    pub fn sections(&self) -> [(&'static str, &Section); 3] {
+        [
+            ("pattern blocks", &self.blocks),
+            ("removals", &self.removals),
+            ("removal starts", &self.removal_starts),
+        ]
+    }
+
+    /// Bytes of all sections.
+    pub fn bytes(&self) -> u64 {
+        self.sections().iter().map(|(_, s)| s.len).sum()
+    }
 }
 
 /// Writes the block of `games` (at most [`BLOCK_GAMES`]) into `out` ([`BLOCK_BYTES`]
@@ -78,14 +105,29 @@ pub fn encode_block(games: &[PackedSummary], out: &mut [u8]) -> bool {
     if games.len() > BLOCK_GAMES || out.len() != BLOCK_BYTES {
         return false;
     }
-    let mut words = [0u64; BLOCK_WORDS];
+    let (tile, rest) = out.split_at_mut(TILE_BYTES);
+    let (word_bytes, rows) = rest.split_at_mut(WORDS * 8);
+    tile.fill(FIRST_NEVER);
+    let quiet = UnsettledRow::default().encode();
+    for row in rows.chunks_exact_mut(UNSETTLED_ROW_BYTES) {
+        row.copy_from_slice(&quiet);
+    }
+    let mut words = [0u64; WORDS];
     for (g, s) in games.iter().enumerate() {
         let bit = 1u64 << g;
-        for p in s.ever_black.iter() {
-            words[WORD_BLACK + p.index19() as usize] |= bit;
-        }
-        for p in s.ever_white.iter() {
-            words[WORD_WHITE + p.index19() as usize] |= bit;
+        for i in 0..MAX_POINTS {
+            if let Some(b) = tile.get_mut(i * BLOCK_GAMES + g) {
+                *b = s.first.get(i).copied().unwrap_or(FIRST_NEVER);
+            }
+            for (first, set) in [
+                (WORD_BLACK, &s.ever_black),
+                (WORD_WHITE, &s.ever_white),
+                (WORD_FIRST_WHITE, &s.first_white),
+            ] {
+                if packed_contains(set, i) {
+                    words[first + i] |= bit;
+                }
+            }
         }
         if s.searched {
             words[WORD_SEARCHED] |= bit;
@@ -95,8 +137,11 @@ pub fn encode_block(games: &[PackedSummary], out: &mut [u8]) -> bool {
             Some(Color::White) => words[WORD_WHITE_WON] |= bit,
             None => {}
         }
+        if let Some(row) = rows.get_mut(g * UNSETTLED_ROW_BYTES..(g + 1) * UNSETTLED_ROW_BYTES) {
+            row.copy_from_slice(&s.unsettled);
+        }
     }
-    for (chunk, w) in out.chunks_exact_mut(8).zip(words) {
+    for (chunk, w) in word_bytes.chunks_exact_mut(8).zip(words) {
         chunk.copy_from_slice(&w.to_le_bytes());
     }
     true
@@ -107,14 +152,13 @@ pub fn encode_block(games: &[PackedSummary], out: &mut [u8]) -> bool {
 pub struct PatternIndex<'a> {
     games: u32,
     blocks: &'a [u8],
-    corners: &'a [u8],
     removals: Packed<'a>,
     starts: Packed<'a>,
 }
 
 impl<'a> PatternIndex<'a> {
     /// Reads and validates the data described by `header` in `body`, for `index`: sizes
-    /// and counts agree, every removal names a point and a move of its game in order.
+    /// and counts agree, every record is well formed.
     pub fn open(
         header: &PatternHeader,
         body: &'a [u8],
@@ -154,8 +198,6 @@ impl<'a> PatternIndex<'a> {
         if games != header.games
             || header.blocks.width_bits != 64
             || header.blocks.count != (n_blocks * BLOCK_WORDS) as u64
-            || header.corners.width_bits != 8 * GAME_CORNER_BYTES as u32
-            || header.corners.count != games as u64
             || header.removals.width_bits != REMOVAL_BITS
             || header.removal_starts.count != games as u64 + 1
             || header.removal_starts.width_bits == 0
@@ -167,15 +209,9 @@ impl<'a> PatternIndex<'a> {
             .slice(body)?
             .get(..n_blocks * BLOCK_BYTES)
             .ok_or(FormatError::BadSection)?;
-        let corners = header
-            .corners
-            .slice(body)?
-            .get(..games as usize * GAME_CORNER_BYTES)
-            .ok_or(FormatError::BadSection)?;
         let pi = PatternIndex {
             games,
             blocks,
-            corners,
             removals: header.removals.packed(body)?,
             starts: header.removal_starts.packed(body)?,
         };
@@ -185,29 +221,32 @@ impl<'a> PatternIndex<'a> {
         Ok(pi)
     }
 
-    /// Checks every record: bits of games past the last are zero, every corner record
-    /// reads back, the removal starts never decrease, every removal names a point and a
-    /// move of its game (`move_count`), in move order.
+    /// Checks every record: games past the last hold nothing (first-stone bytes
+    /// [`FIRST_NEVER`], no bits, the row of a game without stones), a game not searched
+    /// notes nothing, every
+    /// point with a first stone was ever black or white (its colour the first one's),
+    /// every unsettled row is well formed, the removal starts never decrease, every
+    /// removal names a point and a move of its game (`move_count`), in move order.
     pub fn validate(&self, move_count: impl Fn(u32) -> Option<u32>) -> Result<(), FormatError> {
         let bad = Err(FormatError::BadRecord);
-        // Bits of games past the last one are zero.
-        let tail = self.games as usize % BLOCK_GAMES;
-        if tail != 0 {
-            let last = self.block_count() - 1;
-            let unused = !0u64 << tail;
-            if (0..BLOCK_WORDS).any(|i| self.word(last, i) & unused != 0) {
-                return bad;
+        for b in 0..self.block_count() {
+            for g in 0..BLOCK_GAMES {
+                let exists = b * BLOCK_GAMES + g < self.games as usize;
+                let live = exists && self.word(b, WORD_SEARCHED) >> g & 1 == 1;
+                let both_won =
+                    (self.word(b, WORD_BLACK_WON) & self.word(b, WORD_WHITE_WON)) >> g & 1;
+                if (!exists && self.game_bits(b, g) != 0)
+                    || both_won != 0
+                    || !self.game_records_valid(b, g, live)
+                {
+                    return bad;
+                }
             }
         }
         if self.starts.at(0) != 0
             || self.starts.at(self.games as usize) != self.removals.len() as u64
         {
             return bad;
-        }
-        for chunk in self.corners.chunks_exact(CORNER_BYTES) {
-            if CornerLog::from_bytes(chunk).is_none() {
-                return bad;
-            }
         }
         for g in 0..self.games {
             let (s, e) = (self.starts.at(g as usize), self.starts.at(g as usize + 1));
@@ -229,10 +268,42 @@ impl<'a> PatternIndex<'a> {
         Ok(())
     }
 
-    /// Game `id`'s corner records, bytes as stored.
-    pub fn corner_bytes(&self, id: u32) -> Option<&'a [u8]> {
-        let at = id as usize * GAME_CORNER_BYTES;
-        self.corners.get(at..at + GAME_CORNER_BYTES)
+    /// The words' bits of game `g` of block `b` (ORed; 0 when it has none).
+    fn game_bits(&self, b: usize, g: usize) -> u64 {
+        (0..WORDS).fold(0, |acc, i| acc | (self.word(b, i) >> g & 1))
+    }
+
+    /// Whether game `g` of block `b` has consistent records: when `live` (a searched game)
+    /// first stones only where a stone ever stood (white ones only where a white stone
+    /// stood) and a well-formed unsettled row; otherwise no first stone, no bit but the
+    /// game's result, the row of a game without stones.
+    fn game_records_valid(&self, b: usize, g: usize, live: bool) -> bool {
+        let Some(row) = self.row(b, g) else {
+            return false;
+        };
+        if !live {
+            let quiet = (0..MAX_POINTS).all(|i| {
+                self.first_at(b, i, g) == FIRST_NEVER
+                    && [WORD_BLACK, WORD_WHITE, WORD_FIRST_WHITE]
+                        .iter()
+                        .all(|&w| self.word(b, w + i) >> g & 1 == 0)
+            });
+            return quiet && *row == UnsettledRow::default().encode();
+        }
+        if UnsettledRow::decode(row).is_none() {
+            return false;
+        }
+        (0..MAX_POINTS).all(|i| {
+            let bit = |w: usize| self.word(b, w + i) >> g & 1 == 1;
+            let has = self.first_at(b, i, g) != FIRST_NEVER;
+            let white = bit(WORD_FIRST_WHITE);
+            let ever = if white {
+                bit(WORD_WHITE)
+            } else {
+                bit(WORD_BLACK)
+            };
+            (!white || has) && (!has || ever)
+        })
     }
 
     /// Number of games.
@@ -247,7 +318,7 @@ impl<'a> PatternIndex<'a> {
 
     #[inline]
     fn word(&self, block: usize, i: usize) -> u64 {
-        let at = block * BLOCK_BYTES + i * 8;
+        let at = block * BLOCK_BYTES + TILE_BYTES + i * 8;
         match self.blocks.get(at..at + 8) {
             Some(b) => {
                 let mut a = [0u8; 8];
@@ -258,42 +329,68 @@ impl<'a> PatternIndex<'a> {
         }
     }
 
+    /// The first-stone byte of point `i` in game `g` of `block`.
+    #[inline]
+    fn first_at(&self, block: usize, i: usize, g: usize) -> u8 {
+        self.blocks
+            .get(block * BLOCK_BYTES + i * BLOCK_GAMES + g)
+            .copied()
+            .unwrap_or(FIRST_NEVER)
+    }
+
+    /// Game `g`'s unsettled row in `block`, as stored.
+    #[inline]
+    fn row(&self, block: usize, g: usize) -> Option<&'a [u8; UNSETTLED_ROW_BYTES]> {
+        let at = block * BLOCK_BYTES + ROWS_AT + g * UNSETTLED_ROW_BYTES;
+        self.blocks
+            .get(at..at + UNSETTLED_ROW_BYTES)?
+            .try_into()
+            .ok()
+    }
+
     /// The games of `block` that are searched (bit `g`: game `64 * block + g`).
     pub fn searched(&self, block: usize) -> u64 {
         self.word(block, WORD_SEARCHED)
     }
 
-    /// Game `id`'s summary, read back from its block and its corner records.
+    /// Game `id`'s summary, read back from its block.
     pub fn summary(&self, id: u32) -> GameSummary {
-        let mut s = self.block_summary(id);
-        for (c, log) in s.corners.iter_mut().enumerate() {
-            *log = self.corner(id, c).unwrap_or_default();
-        }
-        s
-    }
-
-    /// Game `id`'s summary as stored: its block bits and its corner records' bytes (all
-    /// zero past the section).
-    pub fn packed_summary(&self, id: u32) -> PackedSummary {
-        let s = self.block_summary(id);
-        let mut corners = [0u8; GAME_CORNER_BYTES];
-        if let Some(b) = self.corner_bytes(id) {
-            corners.copy_from_slice(b);
-        }
-        PackedSummary {
+        let s = self.packed_summary(id);
+        let row = UnsettledRow::decode(&s.unsettled).unwrap_or_default();
+        GameSummary {
             searched: s.searched,
             winner: s.winner,
-            ever_black: s.ever_black,
-            ever_white: s.ever_white,
-            corners,
+            ever_black: unpack_set(&s.ever_black),
+            ever_white: unpack_set(&s.ever_white),
+            first: FirstStones {
+                first: s.first,
+                first_white: unpack_set(&s.first_white),
+                unsettled: row.unsettled,
+                row_unsettling: row.row_unsettling,
+                late_setup: row.late_setup,
+            },
         }
     }
 
-    /// Game `id`'s summary from its block's bits alone (no corner logs).
-    fn block_summary(&self, id: u32) -> GameSummary {
+    /// Game `id`'s summary as stored: its bits in the block's words, its first-stone bytes,
+    /// its unsettled row (all zero, bytes [`FIRST_NEVER`], past the section).
+    pub fn packed_summary(&self, id: u32) -> PackedSummary {
         let (b, g) = (id as usize / BLOCK_GAMES, id as usize % BLOCK_GAMES);
         let bit = |i: usize| self.word(b, i) >> g & 1 == 1;
-        let mut s = GameSummary {
+        let set = |first: usize| {
+            let mut s = PointSet::EMPTY;
+            for i in 0..MAX_POINTS {
+                if let (true, Some(p)) = (bit(first + i), Point::from_index19(i as u16)) {
+                    s.insert(p);
+                }
+            }
+            pack_set(&s)
+        };
+        let mut first = [FIRST_NEVER; MAX_POINTS];
+        for (i, f) in first.iter_mut().enumerate() {
+            *f = self.first_at(b, i, g);
+        }
+        PackedSummary {
             searched: bit(WORD_SEARCHED),
             winner: if bit(WORD_BLACK_WON) {
                 Some(Color::Black)
@@ -302,47 +399,12 @@ impl<'a> PatternIndex<'a> {
             } else {
                 None
             },
-            ..GameSummary::default()
-        };
-        for i in 0..MAX_POINTS {
-            if let Some(p) = Point::from_index19(i as u16) {
-                if bit(WORD_BLACK + i) {
-                    s.ever_black.insert(p);
-                }
-                if bit(WORD_WHITE + i) {
-                    s.ever_white.insert(p);
-                }
-            }
+            ever_black: set(WORD_BLACK),
+            ever_white: set(WORD_WHITE),
+            first_white: set(WORD_FIRST_WHITE),
+            first,
+            unsettled: self.row(b, g).copied().unwrap_or([0; UNSETTLED_ROW_BYTES]),
         }
-        s
-    }
-
-    /// Game `id`'s log of corner box `c`.
-    #[inline]
-    pub fn corner(&self, id: u32, c: usize) -> Option<CornerLog> {
-        let at = id as usize * GAME_CORNER_BYTES + c * CORNER_BYTES;
-        CornerLog::from_bytes(self.corners.get(at..at + CORNER_BYTES)?)
-    }
-
-    /// The games of `w` (bits of `block`) whose corner logs allow `pair`.
-    fn corner_filter(&self, block: usize, pair: &Pair, mut w: u64) -> u64 {
-        for b in pair.boxes.iter().take(pair.box_count as usize) {
-            let mut left = w;
-            while left != 0 {
-                let g = left.trailing_zeros();
-                left &= left - 1;
-                let at = (block * BLOCK_GAMES + g as usize) * GAME_CORNER_BYTES
-                    + b.corner as usize * CORNER_BYTES;
-                let rec: Option<&[u8; CORNER_BYTES]> = self
-                    .corners
-                    .get(at..at + CORNER_BYTES)
-                    .and_then(|r| r.try_into().ok());
-                if rec.is_some_and(|rec| !CornerLog::may_match_record(rec, &b.masks)) {
-                    w &= !(1 << g);
-                }
-            }
-        }
-        w
     }
 
     /// Game `id`'s removed stones: (move number, point), in order.
@@ -371,6 +433,41 @@ impl<'a> PatternIndex<'a> {
         })
     }
 
+    /// The first position where a removal or a setup after the start (`late_setup`: the
+    /// game has one) changes a point of `region` in game `id` (`u32::MAX`: none).
+    fn region_unsettling(
+        &self,
+        index: &Index<'a>,
+        id: u32,
+        region: &Rect,
+        late_setup: bool,
+    ) -> u32 {
+        let mut first = u32::MAX;
+        self.removals.for_each_in(self.removal_range(id), |_, v| {
+            let r = RemovalRecord::decode(v);
+            match r.point() {
+                Some(p) if region.contains(p) => {
+                    first = r.move_number;
+                    false
+                }
+                _ => true,
+            }
+        });
+        if let Some(game) = late_setup.then(|| index.stored_game(id)).flatten() {
+            for j in 0..game.setup_count() {
+                match game.setup_at(j) {
+                    Some(s) if s.before as u32 >= first => break,
+                    Some(s) if s.before > 0 && region.contains(s.point) => {
+                        first = s.before as u32;
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        first
+    }
+
     /// Searches the games of `block` that `mask` selects (bit `g`: game `64 * block + g`;
     /// games not searched are left out anyway), passing each hit to `on_hit` with its
     /// game's id and winner, game by game in id order.
@@ -391,7 +488,7 @@ impl<'a> PatternIndex<'a> {
         let white_won = self.word(block, WORD_WHITE_WON);
         // The local scan's state, made once for the block's games.
         let mut local: Option<LocalScanner> = None;
-        self.block_work(plan, block, mask, &mut |id, work| {
+        self.block_work(index, plan, block, mask, &mut |id, work| {
             let g = id as usize % BLOCK_GAMES;
             let winner = if black_won >> g & 1 == 1 {
                 Some(Color::Black)
@@ -400,11 +497,11 @@ impl<'a> PatternIndex<'a> {
             } else {
                 None
             };
-            if let GameWork::Logged(hits) = work {
-                // Decided by its logs: the game's moves are read only for a continuation
-                // past the kept changes.
-                for lh in hits {
-                    let h = logged_hit(q, lh, |region, after| {
+            if let GameWork::Decided(hits, 0) = work {
+                // Decided by its first stones: the game's moves are read only for a
+                // continuation past what they tell.
+                for dh in hits {
+                    let h = decided_hit(q, dh, |region, after| {
                         first_move_in(&self.game(index, id)?, region, after)
                     });
                     on_hit(id, winner, &h);
@@ -423,27 +520,24 @@ impl<'a> PatternIndex<'a> {
                             .scan(q, t, &game, &mut |h| on_hit(id, winner, h))
                     }
                 }
-                GameWork::Logged(_) => {}
                 GameWork::Pairs(pairs) => {
                     scan_pairs(plan, &game, pairs, None, &mut |h| on_hit(id, winner, h))
                 }
-                GameWork::Resume(hits, pairs, from) => {
-                    for lh in hits {
+                GameWork::Decided(hits, open) => {
+                    for dh in hits {
                         let h =
-                            logged_hit(q, lh, |region, after| first_move_in(&game, region, after));
+                            decided_hit(q, dh, |region, after| first_move_in(&game, region, after));
                         on_hit(id, winner, &h);
                     }
-                    scan_pairs(plan, &game, pairs, Some(from), &mut |h| {
-                        on_hit(id, winner, h)
-                    });
+                    scan_pairs(plan, &game, open, None, &mut |h| on_hit(id, winner, h));
                 }
             }
         });
     }
 
     /// The games of `block` that `mask` selects and that may hold a hit, with their
-    /// candidate placements, in id order (the corner logs are used only to leave games
-    /// out, never to answer: every game returned is to be scanned).
+    /// candidate placements, in id order (without the first stones: every game returned
+    /// is to be scanned).
     pub fn candidates(
         &self,
         plan: &ScanPlan<'_>,
@@ -451,7 +545,7 @@ impl<'a> PatternIndex<'a> {
         mask: u64,
         f: &mut impl FnMut(u32, &Candidates),
     ) {
-        self.block_work_with(plan, block, mask, false, &mut |id, work| match work {
+        self.block_work_with(None, plan, block, mask, &mut |id, work| match work {
             GameWork::Scan(cand) => f(id, cand),
             GameWork::Local => f(id, &Candidates::all(plan.query())),
             GameWork::Pairs(pairs) => {
@@ -464,29 +558,31 @@ impl<'a> PatternIndex<'a> {
                 cand.finish(plan.query());
                 f(id, &cand);
             }
-            _ => {}
+            GameWork::Decided(..) => {}
         });
     }
 
     fn block_work(
         &self,
+        index: &Index<'a>,
         plan: &ScanPlan<'_>,
         block: usize,
         mask: u64,
         f: &mut impl FnMut(u32, GameWork<'_>),
     ) {
-        self.block_work_with(plan, block, mask, plan.use_corners, f)
+        let index = plan.use_first_stones.then_some(index);
+        self.block_work_with(index, plan, block, mask, f)
     }
 
-    /// The work on each game of `block` that may hold a hit: its hits read from corner
-    /// logs (with `read_logs`, when the logs decide every candidate placement), or its
-    /// candidate placements to scan.
+    /// The work on each game of `block` that may hold a hit: its hits decided from its
+    /// first stones (with `index`, whose records tell where a region changes again), or
+    /// its candidate placements to scan.
     fn block_work_with(
         &self,
+        index: Option<&Index<'a>>,
         plan: &ScanPlan<'_>,
         block: usize,
         mask: u64,
-        read_logs: bool,
         f: &mut impl FnMut(u32, GameWork<'_>),
     ) {
         let base = mask & self.searched(block);
@@ -518,13 +614,6 @@ impl<'a> PatternIndex<'a> {
                             break;
                         }
                     }
-                    // (For pairs inside a box, reading the logs would decide what this
-                    // filter does, but the filter is cheaper for the many games it
-                    // rules out: 7x7 NW on fox_pro 2.6 M instructions with it, 4.0 M
-                    // without.)
-                    if w != 0 && plan.use_corners {
-                        w = self.corner_filter(block, pair, w);
-                    }
                     for g in bits(w) {
                         if let Some(p) = game_pairs.get_mut(g as usize) {
                             *p |= 1 << i;
@@ -532,30 +621,28 @@ impl<'a> PatternIndex<'a> {
                     }
                     any |= w;
                 }
-                let mut logged: heapless::Vec<LoggedHit, MAX_LOGGED> = heapless::Vec::new();
-                let mut open = 0u128;
-                let mut from = Resume {
-                    move_number: 0,
-                    black: PointSet::EMPTY,
-                    white: PointSet::EMPTY,
-                };
+                let mut decided: heapless::Vec<DecidedHit, MAX_DECIDED> = heapless::Vec::new();
+                let parts = BlockParts::of(self.blocks, block);
                 for g in bits(any) {
                     let id = first_id + g;
                     let pairs = game_pairs.get(g as usize).copied().unwrap_or(0);
-                    if read_logs {
-                        match self.log_work(plan, pairs, id, &mut logged, &mut open, &mut from) {
-                            Some(false) => {
-                                f(id, GameWork::Logged(&logged));
-                                continue;
-                            }
-                            Some(true) => {
-                                f(id, GameWork::Resume(&logged, open, &from));
-                                continue;
-                            }
-                            None => {}
-                        }
+                    let open = match index {
+                        Some(index) => self.decide_game(
+                            index,
+                            plan,
+                            &parts,
+                            id,
+                            g as usize,
+                            pairs,
+                            &mut decided,
+                        ),
+                        None => pairs,
+                    };
+                    if open == pairs {
+                        f(id, GameWork::Pairs(pairs));
+                    } else if !decided.is_empty() || open != 0 {
+                        f(id, GameWork::Decided(&decided, open));
                     }
-                    f(id, GameWork::Pairs(pairs));
                 }
             }
             Strategy::PerGame => {
@@ -585,152 +672,185 @@ impl<'a> PatternIndex<'a> {
         }
     }
 
-    /// What game `id`'s corner logs tell, when every candidate pair (bit `i` of `pairs`
-    /// for pair `i`) lies inside one box: its hits (into `hits`), and whether a scan is left to
-    /// do: then `open_pairs` holds the pairs the logs leave open (and those sharing their
-    /// regions) and `from` the position to scan from. Among pairs newly matching the same
-    /// region at the same position, the first variant's hit is kept. `None`: scan the
-    /// whole game.
-    fn log_work(
+    /// Decides the pairs `pairs` of game `g` of a block (`block`) from its first stones:
+    /// their hits into `hits` (among pairs newly matching the same region at the same
+    /// position, the first variant's), and returns the pairs left to scan (with the others
+    /// of their regions).
+    #[allow(clippy::too_many_arguments)]
+    fn decide_game(
         &self,
+        index: &Index<'a>,
         plan: &ScanPlan<'_>,
-        pairs: u128,
+        block: &BlockParts<'a>,
         id: u32,
-        hits: &mut heapless::Vec<LoggedHit, MAX_LOGGED>,
-        open_pairs: &mut u128,
-        from: &mut Resume,
-    ) -> Option<bool> {
-        let q = plan.query();
+        g: usize,
+        pairs: u128,
+        hits: &mut heapless::Vec<DecidedHit, MAX_DECIDED>,
+    ) -> u128 {
         hits.clear();
-        // Regions (placement, group) the logs leave open, and the last position all of
-        // their logs keep.
-        let mut open: heapless::Vec<(Point, u8), MAX_LOGGED> = heapless::Vec::new();
-        let mut start = u32::MAX;
-        for pair in pairs_of(plan, pairs) {
-            let b = pair.boxes.first().filter(|_| pair.inside)?;
-            let rec = self.corner_record(id, b.corner as usize)?;
-            let group = q.variants().get(pair.variant as usize)?.group;
-            let mut full = false;
-            let r = CornerLog::replay_record(rec, &b.masks, |hit| {
-                full |= hits
-                    .push(LoggedHit {
+        let Some(row) = block.row(g) else {
+            return pairs;
+        };
+        let lane = Lane {
+            tile: block.tile,
+            first_white: block.first_white,
+            g,
+            row,
+        };
+        let mut open = 0u128;
+        for i in bits128(pairs) {
+            let Some(pair) = plan.pairs.get(i) else {
+                return pairs;
+            };
+            let Some(cells) = plan.variant_cells(pair.variant as usize) else {
+                return pairs;
+            };
+            let region = &pair.region;
+            let d = decide(cells, pair.placement, region, &lane, || {
+                self.region_unsettling(index, id, region, UnsettledRow::late_setup_of(row))
+            });
+            match d {
+                Decision::None => {}
+                Decision::Open => open |= 1 << i,
+                Decision::Hit(n, next) => {
+                    let h = DecidedHit {
+                        pair: i as u8,
                         variant: pair.variant,
                         placement: pair.placement,
-                        group,
-                        corner: b.corner,
-                        hit,
-                    })
-                    .is_err();
-            })?;
-            if full {
-                return None;
-            }
-            if !r.decided {
-                if CornerLog::record_count(rec) == 0 {
-                    // Nothing kept: no known position to resume from.
-                    return None;
-                }
-                start = start.min(r.last);
-                if !open.contains(&(pair.placement, group)) {
-                    open.push((pair.placement, group)).ok()?;
-                }
-            }
-        }
-        if hits.len() <= 1 && open.is_empty() {
-            // Decided, with at most one hit (most games of a corner search): nothing to
-            // order or merge.
-            return Some(false);
-        }
-        // The scan finds the open regions' hits after `start`.
-        hits.retain(|h| h.hit.move_number <= start || !open.contains(&(h.placement, h.group)));
-        hits.sort_unstable_by_key(|h| {
-            (
-                h.hit.move_number,
-                h.placement.y,
-                h.placement.x,
-                h.group,
-                h.variant,
-            )
-        });
-        // Sorted: a hit repeating the one before on the same region and position is a
-        // later variant's.
-        let mut kept = 0;
-        for i in 0..hits.len() {
-            let h = hits[i];
-            let same = kept > 0 && {
-                let p = hits[kept - 1];
-                (p.hit.move_number, p.placement, p.group)
-                    == (h.hit.move_number, h.placement, h.group)
-            };
-            if !same {
-                hits[kept] = h;
-                kept += 1;
-            }
-        }
-        hits.truncate(kept);
-        if open.is_empty() {
-            return Some(false);
-        }
-        *open_pairs = 0;
-        *from = Resume {
-            move_number: start,
-            black: PointSet::EMPTY,
-            white: PointSet::EMPTY,
-        };
-        let mut boxes_done = 0u8;
-        for i in bits128(pairs) {
-            let pair = plan.pairs.get(i)?;
-            let group = q.variants().get(pair.variant as usize)?.group;
-            if !open.contains(&(pair.placement, group)) {
-                continue;
-            }
-            *open_pairs |= 1 << i;
-            let c = pair.boxes.first()?.corner;
-            if boxes_done & 1 << c == 0 {
-                boxes_done |= 1 << c;
-                let (b, w) = self.corner_log(id, c as usize)?.state_at(start);
-                for (bits, out) in [(b, &mut from.black), (w, &mut from.white)] {
-                    let mut left = bits;
-                    while left != 0 {
-                        let at = left.trailing_zeros() as u8;
-                        left &= left - 1;
-                        out.insert(box_point(c as usize, at));
+                        group: pair.group,
+                        move_number: n,
+                        next,
+                    };
+                    if hits.push(h).is_err() {
+                        return pairs;
                     }
                 }
             }
         }
-        Some(true)
-    }
-
-    /// Game `id`'s record of corner box `c`, as stored (validated at open).
-    #[inline]
-    fn corner_record(&self, id: u32, c: usize) -> Option<&'a [u8; CORNER_BYTES]> {
-        let at = id as usize * GAME_CORNER_BYTES + c * CORNER_BYTES;
-        self.corners.get(at..at + CORNER_BYTES)?.try_into().ok()
-    }
-
-    /// Game `id`'s log of corner box `c`, as stored (validated at open).
-    #[inline]
-    fn corner_log(&self, id: u32, c: usize) -> Option<CornerLog> {
-        let at = id as usize * GAME_CORNER_BYTES + c * CORNER_BYTES;
-        Some(CornerLog::read(
-            self.corners.get(at..at + CORNER_BYTES)?.try_into().ok()?,
-        ))
+        if open != 0 {
+            // The other pairs of an open pair's region are scanned with it (the scan
+            // decides which variant's hit a region's is).
+            for i in bits128(pairs & !open) {
+                let key = |j: usize| plan.pairs.get(j).map(|p| (p.placement, p.group));
+                if bits128(open).any(|j| key(j) == key(i)) {
+                    open |= 1 << i;
+                }
+            }
+            hits.retain(|h| open >> h.pair & 1 == 0);
+        }
+        if hits.len() > 1 {
+            // A region's hit at a position is its first variant's.
+            hits.sort_unstable_by_key(|h| {
+                (
+                    h.move_number,
+                    h.placement.y,
+                    h.placement.x,
+                    h.group,
+                    h.variant,
+                )
+            });
+            let mut kept = 0;
+            for k in 0..hits.len() {
+                let h = hits[k];
+                let same = kept > 0 && {
+                    let p = hits[kept - 1];
+                    (p.move_number, p.placement, p.group) == (h.move_number, h.placement, h.group)
+                };
+                if !same {
+                    hits[kept] = h;
+                    kept += 1;
+                }
+            }
+            hits.truncate(kept);
+        }
+        open
     }
 }
 
-/// The most hits of one game read from logs (more: the game is scanned).
-const MAX_LOGGED: usize = 32;
+/// The parts of one block that [`decide`] reads, found once per block.
+struct BlockParts<'a> {
+    /// The first-stone tile.
+    tile: &'a [u8],
+    /// The first-stone-white words.
+    first_white: &'a [u8],
+    /// The unsettled rows.
+    rows: &'a [u8],
+}
 
-/// A hit read from a corner log, with its pair.
+impl<'a> BlockParts<'a> {
+    fn of(blocks: &'a [u8], block: usize) -> BlockParts<'a> {
+        let at = block * BLOCK_BYTES;
+        let part = |a: usize, b: usize| blocks.get(at + a..at + b).unwrap_or(&[]);
+        BlockParts {
+            tile: part(0, TILE_BYTES),
+            first_white: part(TILE_BYTES + WORD_FIRST_WHITE * 8, TILE_BYTES + WORDS * 8),
+            rows: part(ROWS_AT, BLOCK_BYTES),
+        }
+    }
+
+    #[inline]
+    fn row(&self, g: usize) -> Option<&'a [u8; UNSETTLED_ROW_BYTES]> {
+        let at = g * UNSETTLED_ROW_BYTES;
+        self.rows.get(at..at + UNSETTLED_ROW_BYTES)?.try_into().ok()
+    }
+}
+
+/// One game of a block as [`decide`] reads it.
+struct Lane<'a> {
+    /// The block's first-stone tile.
+    tile: &'a [u8],
+    /// The block's first-stone-white words.
+    first_white: &'a [u8],
+    g: usize,
+    row: &'a [u8; UNSETTLED_ROW_BYTES],
+}
+
+impl FirstStoneSource for Lane<'_> {
+    #[inline(always)]
+    fn first(&self, c: u16) -> u8 {
+        self.tile
+            .get(c as usize * BLOCK_GAMES + self.g)
+            .copied()
+            .unwrap_or(FIRST_NEVER)
+    }
+
+    #[inline(always)]
+    fn first_white(&self, c: u16) -> bool {
+        // Byte g / 8 of the point's little-endian word holds game g's bit.
+        self.first_white
+            .get(c as usize * 8 + self.g / 8)
+            .is_some_and(|b| b >> (self.g % 8) & 1 == 1)
+    }
+
+    #[inline(always)]
+    fn unsettled_row(&self, y: u8) -> u32 {
+        UnsettledRow::row_bits(self.row, y as usize)
+    }
+
+    #[inline(always)]
+    fn row_unsettling(&self, y: u8) -> u8 {
+        UnsettledRow::row_unsettling_of(self.row, y as usize)
+    }
+
+    #[inline(always)]
+    fn first_unsettling(&self) -> u8 {
+        UnsettledRow::first_unsettling_of(self.row)
+    }
+}
+
+/// The most hits of one game decided from first stones (more: the game is scanned).
+const MAX_DECIDED: usize = 128;
+
+/// A hit decided from first stones, with its pair.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-struct LoggedHit {
+struct DecidedHit {
+    pair: u8,
     variant: u8,
     placement: Point,
     /// The variant's group (regions of different groups never coincide).
     group: u8,
-    corner: u8,
-    hit: LogHit,
+    move_number: u32,
+    next: Next,
 }
 
 /// What to do with one game of a block.
@@ -741,29 +861,27 @@ enum GameWork<'c> {
     Local,
     /// Scan it for these pairs of the plan (bit `i`: pair `i`).
     Pairs(u128),
-    /// Its hits, read from its corner logs.
-    Logged(&'c [LoggedHit]),
-    /// Its hits up to a position, read from its corner logs, then a scan from there.
-    Resume(&'c [LoggedHit], u128, &'c Resume),
+    /// Its hits decided from its first stones, and the pairs left to scan.
+    Decided(&'c [DecidedHit], u128),
 }
 
-/// A hit read from a log, made whole (a continuation past the log is found in the game's
-/// moves).
-fn logged_hit(
+/// A hit decided from first stones, made whole (a continuation past what they tell is
+/// found in the game's moves).
+fn decided_hit(
     q: &PatternQuery,
-    lh: &LoggedHit,
+    dh: &DecidedHit,
     first_move_in: impl FnOnce(&Rect, u32) -> Option<(u32, Point, bool)>,
 ) -> Hit {
-    let n = lh.hit.move_number;
-    let variant = q.variants().get(lh.variant as usize);
+    let n = dh.move_number;
+    let variant = q.variants().get(dh.variant as usize);
     let (region, swapped) = match variant {
-        Some(v) => (v.region(lh.placement), v.swapped),
-        None => (Rect::at(lh.placement, 1, 1), false),
+        Some(v) => (v.region(dh.placement), v.swapped),
+        None => (Rect::at(dh.placement, 1, 1), false),
     };
-    let found = match lh.hit.continuation {
-        LogContinuation::Move(m, at, white) => Some((m, box_point(lh.corner as usize, at), white)),
-        LogContinuation::None => None,
-        LogContinuation::After(after) => first_move_in(&region, after),
+    let found = match dh.next {
+        Next::Move(m, at, white) => Some((m, at, white)),
+        Next::Nothing => None,
+        Next::After(after) => first_move_in(&region, after),
     };
     let continuation = match (found, variant) {
         (Some((m, pt, white)), Some(v)) => {
@@ -771,7 +889,7 @@ fn logged_hit(
             Some(Continuation {
                 move_number: m,
                 color: if swapped { color.opponent() } else { color },
-                cell: q.pattern_cell(v, lh.placement, pt),
+                cell: q.pattern_cell(v, dh.placement, pt),
                 immediate: m == n + 1,
             })
         }
@@ -779,7 +897,7 @@ fn logged_hit(
     };
     Hit {
         move_number: n,
-        variant: lh.variant,
+        variant: dh.variant,
         region,
         continuation,
     }

@@ -9,9 +9,10 @@
 //!   continuations;
 //! - [`stats`]: continuations counted by class, in the contract's order;
 //! - [`summary`]: what is kept of each game for the search (points that ever held a
-//!   stone, the first changes of each corner, the stones each move removed), computed by
-//!   one replay;
-//! - [`corner`]: the logs of the corner boxes, and the hits read from them;
+//!   stone, its first stones, the stones each move removed), computed by one replay;
+//! - [`first`]: the first stones of a game: where each point first holds a stone, of
+//!   which colour, and which points change again;
+//! - [`decide`]: a corner or side placement decided in one game from its first stones;
 //! - [`local`]: the scan of a game for a pattern that fits in 3x3, with a base-3 code of
 //!   every point's neighbourhood kept up to date move by move;
 //! - [`pairscan`]: the scan of a game for few placements (corner and side patterns),
@@ -25,7 +26,8 @@
 
 pub mod accel;
 pub mod cells;
-pub mod corner;
+pub mod decide;
+pub mod first;
 pub mod local;
 pub mod pairscan;
 pub mod plan;

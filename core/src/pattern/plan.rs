@@ -5,8 +5,8 @@
 //!   ([`Strategy::All`]).
 //! - With few placements (corner and side patterns), each placement is a **pair**
 //!   (variant, placement) with the block words of its `X` and `O` cells, ANDed for 64
-//!   games at once, then, for the games left, the logs of the corner boxes its region
-//!   overlaps ([`Strategy::Pairs`]).
+//!   games at once; for the games left, each pair is decided from the games' first stones
+//!   ([`super::decide`]), and the few it leaves open are scanned ([`Strategy::Pairs`]).
 //! - With many placements, each game's ever-black and ever-white points are shifted over
 //!   all placements at once ([`Strategy::PerGame`]).
 //! - A pattern of at most 3x3 cells with many placements (or without stones): every game,
@@ -14,10 +14,11 @@
 
 use crate::point::Point;
 
-use super::corner::{corner_origin, BoxMasks, CORNER_BOX};
+use super::cells::Rect;
+use super::decide::{QueryCells, VariantCells};
 use super::local::{self, LocalTable};
 use super::pairscan::PairTables;
-use super::query::{PatternQuery, Variant};
+use super::query::PatternQuery;
 use super::scan::Candidates;
 
 /// The most placements the pair strategy handles.
@@ -28,21 +29,12 @@ pub const MAX_PAIRS: usize = 128;
 pub enum Strategy {
     /// The pattern has no stone: every allowed placement of every game.
     All,
-    /// Few placements: word ANDs per placement for 64 games at once, then corner logs.
+    /// Few placements: word ANDs per placement for 64 games at once, then first stones.
     Pairs,
     /// Many placements: each game's ever-black and ever-white points, shifted.
     PerGame,
     /// At most 3x3 cells: every game, scanned with local codes ([`super::local`]).
     Local,
-}
-
-/// The constraints of a region on one corner box.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct BoxCheck {
-    /// The corner box (0 top-left, 1 top-right, 2 bottom-left, 3 bottom-right).
-    pub corner: u8,
-    /// The region's masks on the box.
-    pub masks: BoxMasks,
 }
 
 /// One placement of one variant, with what the block filter reads for it.
@@ -52,15 +44,13 @@ pub struct Pair {
     pub variant: u8,
     /// The placement (top-left of the region on the board).
     pub placement: Point,
-    /// The corner boxes the region constrains.
-    pub boxes: [BoxCheck; 4],
-    /// How many of `boxes` are used.
-    pub box_count: u8,
-    /// Whether the whole region lies in `boxes[0]`: its hits can be read from the log.
-    pub inside: bool,
     /// Block words of the points under its `X` and `O` cells (ever black, ever white),
     /// at most [`MAX_WORDS`] of them: a game whose bit is clear in one of them cannot match.
     pub words: heapless::Vec<u16, MAX_WORDS>,
+    /// Its region.
+    pub region: Rect,
+    /// Its variant's group (regions of different groups never coincide).
+    pub group: u8,
 }
 
 /// The most block words a pair ANDs (more stones make a filter no better in practice).
@@ -73,7 +63,7 @@ pub struct ScanPlan<'q> {
     pub(crate) strategy: Strategy,
     pub(crate) all: Candidates,
     pub(crate) pairs: heapless::Vec<Pair, MAX_PAIRS>,
-    pub(crate) use_corners: bool,
+    pub(crate) use_first_stones: bool,
     /// The pair strategy's tables, or the local strategy's (one plan uses one of them:
     /// a plan is copied when returned, and the larger it is, the more that costs).
     pub(crate) tables: PlanTables,
@@ -86,8 +76,8 @@ pub struct ScanPlan<'q> {
 pub(crate) enum PlanTables {
     /// No tables (the other strategies).
     None,
-    /// The pairs by board point (pair strategy).
-    Pairs(PairTables),
+    /// The pairs by board point, and each variant's cells (pair strategy).
+    Pairs(PairTables, QueryCells),
     /// The codes that match and the anchors allowed (local strategy).
     Local(LocalTable),
 }
@@ -108,10 +98,14 @@ impl<'q> ScanPlan<'q> {
         ScanPlan::with(query, strategy, true)
     }
 
-    /// A plan with a given strategy, with or without the corner logs (tests compare
-    /// them; the pair strategy falls back to per-game above [`MAX_PAIRS`] placements, the
-    /// local one for a pattern past 3x3 cells).
-    pub fn with(query: &'q PatternQuery, strategy: Strategy, use_corners: bool) -> ScanPlan<'q> {
+    /// A plan with a given strategy, with or without the first stones (the pair
+    /// strategy's decisions; tests compare them; the pair strategy falls back to per-game
+    /// above [`MAX_PAIRS`] placements, the local one for a pattern past 3x3 cells).
+    pub fn with(
+        query: &'q PatternQuery,
+        strategy: Strategy,
+        use_first_stones: bool,
+    ) -> ScanPlan<'q> {
         let strategy = match strategy {
             Strategy::Pairs if pair_count(query) > MAX_PAIRS => Strategy::PerGame,
             Strategy::Local if !local::fits(query) => Strategy::PerGame,
@@ -123,7 +117,7 @@ impl<'q> ScanPlan<'q> {
             strategy,
             all: Candidates::NONE,
             pairs: heapless::Vec::new(),
-            use_corners,
+            use_first_stones,
             tables: PlanTables::None,
         };
         match strategy {
@@ -131,7 +125,7 @@ impl<'q> ScanPlan<'q> {
             // than a corner search's blocks on a small collection).
             Strategy::All => plan.all = Candidates::all(query),
             Strategy::Pairs => {
-                plan.tables = PlanTables::Pairs(PairTables::EMPTY);
+                plan.tables = PlanTables::Pairs(PairTables::EMPTY, QueryCells::EMPTY);
                 plan.add_pairs();
             }
             Strategy::PerGame => {}
@@ -144,19 +138,23 @@ impl<'q> ScanPlan<'q> {
         plan
     }
 
-    /// Adds a pair per placement of each variant, with its block words, its regions and
-    /// trigger points, its corner boxes and its bits in the tables.
+    /// Adds a pair per placement of each variant, with its block words and its bits in the
+    /// tables, and each variant's cells.
     fn add_pairs(&mut self) {
         let query = self.query;
         for (vi, v) in query.variants().iter().enumerate() {
+            if let (PlanTables::Pairs(_, cells), Some(first)) =
+                (&mut self.tables, v.allowed.first())
+            {
+                cells.add(vi, v, first);
+            }
             for p in v.allowed.iter() {
                 let mut pair = Pair {
                     variant: vi as u8,
                     placement: p,
-                    boxes: [BoxCheck::default(); 4],
-                    box_count: 0,
-                    inside: false,
                     words: heapless::Vec::new(),
+                    region: v.region(p),
+                    group: v.group,
                 };
                 for (cells, first) in [(&v.need_black, 0u16), (&v.need_white, 361)] {
                     for c in cells.iter() {
@@ -164,19 +162,7 @@ impl<'q> ScanPlan<'q> {
                         let _ = pair.words.push(first + at);
                     }
                 }
-                if self.use_corners {
-                    for c in 0..4 {
-                        if let Some(b) = box_check(v, p, c) {
-                            pair.boxes[pair.box_count as usize] = b;
-                            pair.box_count += 1;
-                        }
-                    }
-                    let r = v.region(p);
-                    pair.inside = pair.box_count == 1
-                        && (r.right - r.left + 1) as u32 * (r.bottom - r.top + 1) as u32
-                            == pair.boxes[0].masks.region.count_ones();
-                }
-                if let PlanTables::Pairs(t) = &mut self.tables {
+                if let PlanTables::Pairs(t, _) = &mut self.tables {
                     t.add(self.pairs.len(), v, p);
                 }
                 if self.pairs.push(pair).is_err() {
@@ -204,8 +190,17 @@ impl<'q> ScanPlan<'q> {
     /// The pairs by board point (pair strategy).
     pub fn tables(&self) -> &PairTables {
         match &self.tables {
-            PlanTables::Pairs(t) => t,
+            PlanTables::Pairs(t, _) => t,
             _ => &PairTables::EMPTY,
+        }
+    }
+
+    /// The cells of variant `vi` (pair strategy).
+    #[inline]
+    pub(crate) fn variant_cells(&self, vi: usize) -> Option<VariantCells<'_>> {
+        match &self.tables {
+            PlanTables::Pairs(_, cells) => Some(cells.variant(vi)),
+            _ => None,
         }
     }
 
@@ -220,36 +215,4 @@ impl<'q> ScanPlan<'q> {
 
 fn pair_count(q: &PatternQuery) -> usize {
     q.variants().iter().map(|v| v.allowed.len()).sum()
-}
-
-/// The constraints of variant `v` placed at `p` on corner box `c`, if its region
-/// overlaps the box with a constrained cell.
-fn box_check(v: &Variant, p: Point, c: usize) -> Option<BoxCheck> {
-    let o = corner_origin(c);
-    let mut m = BoxMasks::default();
-    for ly in 0..CORNER_BOX {
-        for lx in 0..CORNER_BOX {
-            let (x, y) = (o.x + lx, o.y + ly);
-            if x < p.x || y < p.y || x >= p.x + v.width || y >= p.y + v.height {
-                continue;
-            }
-            let cell = Point::new(x - p.x, y - p.y);
-            let bit = 1u64 << (ly * CORNER_BOX + lx);
-            m.region |= bit;
-            for (mask, set) in [
-                (&mut m.care_black, &v.care_black),
-                (&mut m.need_black, &v.need_black),
-                (&mut m.care_white, &v.care_white),
-                (&mut m.need_white, &v.need_white),
-            ] {
-                if set.contains(cell) {
-                    *mask |= bit;
-                }
-            }
-        }
-    }
-    (m.care_black | m.care_white != 0).then_some(BoxCheck {
-        corner: c as u8,
-        masks: m,
-    })
 }

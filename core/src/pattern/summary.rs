@@ -1,27 +1,22 @@
 //! What pattern search keeps of each game besides its moves, computed by one replay of
 //! its setup and moves with captures ([`summarize`], the function the index builder calls
-//! per game), and the byte layouts of these records (encoders here, beside the reader in
-//! [`super::accel`]).
+//! per game), and the byte layouts of these records (encoders here and in
+//! [`super::first`], beside the reader in [`super::accel`]).
 //!
 //! - [`GameSummary`]: the points that ever held a black / a white stone, whether the game
-//!   is searched (19x19) and its winner;
-//! - [`CornerLog`]s: for each 7x7 corner box, its first changes and the points emptied
-//!   after them (see [`super::corner`]);
+//!   is searched (19x19) and its winner, and its first stones ([`FirstStones`]);
 //! - the removed stones: every stone a move removed, as (move number, point).
 
 use crate::board::{Board, Captures, Rules, StonesOnly};
 use crate::event::Event;
 use crate::format::Field;
-use crate::point::{Color, Move, Point, Size, Stone};
+use crate::point::{Color, Move, Point, Size, Stone, MAX_POINTS};
 use crate::pointset::PointSet;
 use crate::stored::StoredGame;
 
-use super::corner::{
-    CornerLog, CornerLogger, BECAME_BLACK, BECAME_EMPTY, BECAME_WHITE, CORNER_BYTES,
-    GAME_CORNER_BYTES,
-};
+use super::first::{FirstStoneNotes, FirstStones, UNSETTLED_ROW_BYTES};
 
-/// What the blocks hold of one game.
+/// What the pattern data holds of one game.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameSummary {
     /// Whether pattern search reads the game (a 19x19 board).
@@ -32,19 +27,8 @@ pub struct GameSummary {
     pub ever_black: PointSet,
     /// Points that ever held a white stone.
     pub ever_white: PointSet,
-    /// The four corner boxes.
-    pub corners: [CornerLog; 4],
-}
-
-impl GameSummary {
-    /// The game's four corner records, bytes as stored.
-    pub fn corner_bytes(&self) -> [u8; GAME_CORNER_BYTES] {
-        let mut out = [0u8; GAME_CORNER_BYTES];
-        for (chunk, log) in out.chunks_exact_mut(CORNER_BYTES).zip(&self.corners) {
-            chunk.copy_from_slice(&log.to_bytes());
-        }
-        out
-    }
+    /// The first stones.
+    pub first: FirstStones,
 }
 
 /// Notes what pattern search keeps of a game while something else replays it (the index
@@ -54,7 +38,7 @@ impl GameSummary {
 #[derive(Clone, Debug)]
 pub struct Summarizer {
     summary: GameSummary,
-    logger: CornerLogger,
+    first: FirstStoneNotes,
     /// Moves played so far.
     moves: u32,
 }
@@ -69,40 +53,30 @@ impl Summarizer {
                 winner,
                 ..GameSummary::default()
             },
-            logger: CornerLogger::default(),
+            first: FirstStoneNotes::new(),
             moves: 0,
         }
     }
 
-    fn changed(&mut self, p: Point, old: Stone, new: Stone) {
-        if old == new {
-            return;
-        }
-        if old != Stone::Empty {
-            self.logger.change(p, BECAME_EMPTY);
-        }
+    fn ever(&mut self, p: Point, new: Stone) {
         match new {
-            Stone::Black => {
-                self.summary.ever_black.insert(p);
-                self.logger.change(p, BECAME_BLACK);
-            }
-            Stone::White => {
-                self.summary.ever_white.insert(p);
-                self.logger.change(p, BECAME_WHITE);
-            }
-            Stone::Empty => {}
-        }
+            Stone::Black => self.summary.ever_black.insert(p),
+            Stone::White => self.summary.ever_white.insert(p),
+            Stone::Empty => false,
+        };
     }
 
     /// A setup stone `new` was put on `p`, which held `old`.
     pub fn setup(&mut self, p: Point, old: Stone, new: Stone) {
-        if !self.summary.searched {
+        if !self.summary.searched || old == new {
             return;
         }
-        if self.moves > 0 && old != new {
-            self.logger.late_setup(p);
+        self.ever(p, new);
+        if self.moves == 0 {
+            self.first.start(p, new);
+        } else {
+            self.first.change(p, new, self.moves, true);
         }
-        self.changed(p, old, new);
     }
 
     /// `color` played `mv`, removing `caps`; every removed stone is passed to `removed`
@@ -117,34 +91,27 @@ impl Summarizer {
         if !self.summary.searched {
             return;
         }
-        self.logger.end_position(self.moves);
         self.moves += 1;
+        let n = self.moves;
         if let Move::Play(p) = mv {
-            // A suicide removes the played stone with its group: the box sees it come and
-            // go.
-            self.changed(p, Stone::Empty, Stone::of(color));
+            // A suicide removes the played stone with its group: it comes and goes.
+            self.ever(p, Stone::of(color));
+            self.first.change(p, Stone::of(color), n, false);
         }
         if caps.count == 0 {
             return;
         }
-        let lost = if caps.own {
-            Stone::of(color)
-        } else {
-            Stone::of(color.opponent())
-        };
         for p in caps.points.iter() {
-            self.changed(p, lost, Stone::Empty);
-            removed(self.moves, p);
+            self.first.change(p, Stone::Empty, n, false);
+            removed(n, p);
         }
     }
 
     /// The summary, once the replay is over.
     pub fn finish(mut self) -> GameSummary {
-        if !self.summary.searched {
-            return self.summary;
+        if self.summary.searched {
+            self.summary.first = self.first.finish();
         }
-        self.logger.end_position(self.moves);
-        self.summary.corners = self.logger.logs();
         self.summary
     }
 }
@@ -183,21 +150,62 @@ pub fn summarize<G: StoredGame>(
     notes.finish()
 }
 
-/// A game's summary as the sections store it: what its block bits hold, and its four
-/// corner records as bytes (less memory than [`GameSummary`] for a builder holding the
-/// summaries of a million games until they are ordered).
+/// A game's summary as the sections store it: its bits in the block words, its first-stone
+/// bytes and its unsettled row as bytes (less memory than [`GameSummary`] for a builder
+/// holding the summaries of a million games until they are ordered).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct PackedSummary {
     /// [`GameSummary::searched`].
     pub searched: bool,
     /// [`GameSummary::winner`].
     pub winner: Option<Color>,
-    /// [`GameSummary::ever_black`].
-    pub ever_black: PointSet,
-    /// [`GameSummary::ever_white`].
-    pub ever_white: PointSet,
-    /// [`GameSummary::corner_bytes`].
-    pub corners: [u8; GAME_CORNER_BYTES],
+    /// [`GameSummary::ever_black`], bit `i` of word `i / 64` for the point `i`.
+    pub ever_black: [u64; SET_WORDS],
+    /// [`GameSummary::ever_white`], the same way.
+    pub ever_white: [u64; SET_WORDS],
+    /// [`FirstStones::first_white`], the same way.
+    pub first_white: [u64; SET_WORDS],
+    /// [`FirstStones::first`].
+    pub first: [u8; MAX_POINTS],
+    /// [`FirstStones::unsettled_row`], encoded.
+    pub unsettled: [u8; UNSETTLED_ROW_BYTES],
+}
+
+/// Words of a set of points packed one bit a point.
+pub const SET_WORDS: usize = MAX_POINTS.div_ceil(64);
+
+/// `set` packed one bit a point (bit `i % 64` of word `i / 64` for the point `i`).
+pub fn pack_set(set: &PointSet) -> [u64; SET_WORDS] {
+    let mut out = [0u64; SET_WORDS];
+    for p in set.iter() {
+        let i = p.index19() as usize;
+        if let Some(w) = out.get_mut(i / 64) {
+            *w |= 1 << (i % 64);
+        }
+    }
+    out
+}
+
+/// The set of [`pack_set`]'s words (bits past the board ignored).
+pub fn unpack_set(words: &[u64; SET_WORDS]) -> PointSet {
+    let mut s = PointSet::EMPTY;
+    for (k, &w) in words.iter().enumerate() {
+        let mut left = w;
+        while left != 0 {
+            let i = k * 64 + left.trailing_zeros() as usize;
+            left &= left - 1;
+            if let Some(p) = Point::from_index19(i as u16) {
+                s.insert(p);
+            }
+        }
+    }
+    s
+}
+
+/// Whether point `i` is in a packed set.
+#[inline]
+pub fn packed_contains(words: &[u64; SET_WORDS], i: usize) -> bool {
+    words.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
 }
 
 impl From<&GameSummary> for PackedSummary {
@@ -205,9 +213,11 @@ impl From<&GameSummary> for PackedSummary {
         PackedSummary {
             searched: s.searched,
             winner: s.winner,
-            ever_black: s.ever_black,
-            ever_white: s.ever_white,
-            corners: s.corner_bytes(),
+            ever_black: pack_set(&s.ever_black),
+            ever_white: pack_set(&s.ever_white),
+            first_white: pack_set(&s.first.first_white),
+            first: s.first.first,
+            unsettled: s.first.unsettled_row().encode(),
         }
     }
 }

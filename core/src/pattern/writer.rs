@@ -4,7 +4,7 @@
 
 use alloc::vec::Vec;
 
-use crate::format::{bits_for, BitWriter, Body};
+use crate::format::{bits_for, BitWriter, Body, Section};
 use crate::point::Point;
 use crate::stored::StoredGame;
 use crate::Color;
@@ -12,7 +12,6 @@ use crate::Color;
 use super::accel::{
     encode_block, PatternHeader, BLOCK_BYTES, BLOCK_GAMES, PATTERN_DATA_VERSION, REMOVAL_BITS,
 };
-use super::corner::GAME_CORNER_BYTES;
 use super::summary::{removal_record, summarize, GameSummary, PackedSummary};
 
 /// The acceleration data of games pushed one by one, in id order.
@@ -21,7 +20,6 @@ pub struct PatternWriter {
     games: u32,
     block: Vec<PackedSummary>,
     blocks: Vec<u8>,
-    corners: Vec<u8>,
     removals: BitWriter,
     starts: Vec<u64>,
 }
@@ -39,7 +37,6 @@ impl PatternWriter {
             games: 0,
             block: Vec::with_capacity(BLOCK_GAMES),
             blocks: Vec::new(),
-            corners: Vec::new(),
             removals: BitWriter::new(REMOVAL_BITS),
             starts: alloc::vec![0],
         }
@@ -65,7 +62,6 @@ impl PatternWriter {
             self.removals.push(r);
         }
         self.starts.push(self.removals.count());
-        self.corners.extend_from_slice(&summary.corners);
         self.block.push(*summary);
         self.games += 1;
         if self.block.len() == BLOCK_GAMES {
@@ -100,11 +96,9 @@ impl PatternWriter {
         for s in &self.starts {
             starts.push(*s);
         }
-        debug_assert_eq!(self.corners.len(), self.games as usize * GAME_CORNER_BYTES);
         PatternSections {
             games: self.games,
             blocks: self.blocks,
-            corners: self.corners,
             removals: self.removals,
             removal_starts: starts,
         }
@@ -113,29 +107,27 @@ impl PatternWriter {
     /// Adds the sections to `body` and returns the header that finds them there.
     pub fn finish(self, body: &mut Body) -> PatternHeader {
         let s = self.into_sections();
+        let (blocks, removals, starts) = (s.blocks, s.removals, s.removal_starts);
         PatternHeader {
             version: PATTERN_DATA_VERSION,
             games: s.games,
-            blocks: body.rows(s.blocks, 8),
-            corners: body.rows(s.corners, GAME_CORNER_BYTES),
-            removals: body.packed(s.removals),
-            removal_starts: body.packed(s.removal_starts),
+            blocks: body.rows(blocks, 8),
+            removals: body.packed(removals),
+            removal_starts: body.packed(starts),
         }
     }
 }
 
 /// The sections of [`PatternWriter::into_sections`], each to be added to a body as
-/// [`PatternWriter::finish`] adds them: `blocks` as rows of 8 bytes, `corners` as rows of
-/// [`GAME_CORNER_BYTES`], the others packed; with [`PATTERN_DATA_VERSION`] and `games`
-/// they make the [`PatternHeader`].
+/// [`PatternWriter::finish`] adds them ([`PatternSections::header`] for a body of another
+/// kind): `blocks` as rows of 8 bytes, the others packed; with [`PATTERN_DATA_VERSION`] and
+/// `games` they make the [`PatternHeader`].
 #[derive(Debug)]
 pub struct PatternSections {
     /// Number of games.
     pub games: u32,
-    /// The blocks' words, little-endian.
+    /// The blocks' bytes (their words little-endian).
     pub blocks: Vec<u8>,
-    /// The corner records.
-    pub corners: Vec<u8>,
     /// The removal records.
     pub removals: BitWriter,
     /// Where each game's removals start.
@@ -145,10 +137,34 @@ pub struct PatternSections {
 impl PatternSections {
     /// Bytes held (for a builder's memory budget).
     pub fn heap_bytes(&self) -> u64 {
-        (self.blocks.capacity() + self.corners.capacity()) as u64
+        self.blocks.capacity() as u64
             + self.removals.count() * REMOVAL_BITS as u64 / 8
             + self.removal_starts.count() * 8
     }
+
+    /// The header of the sections once a body holds them: `add` adds each section to the
+    /// body and returns where it lies (a builder with a body of its own adds them with its
+    /// own writers, without knowing the list of sections).
+    pub fn header<E>(
+        self,
+        mut add: impl FnMut(SectionData<'_>) -> Result<Section, E>,
+    ) -> Result<PatternHeader, E> {
+        Ok(PatternHeader {
+            version: PATTERN_DATA_VERSION,
+            games: self.games,
+            blocks: add(SectionData::Rows(&self.blocks, 8))?,
+            removals: add(SectionData::Packed(self.removals))?,
+            removal_starts: add(SectionData::Packed(self.removal_starts))?,
+        })
+    }
+}
+
+/// One section's contents, as [`PatternSections::header`] hands it to a body.
+pub enum SectionData<'a> {
+    /// Rows of bytes of this width.
+    Rows(&'a [u8], usize),
+    /// Packed records.
+    Packed(BitWriter),
 }
 
 #[cfg(test)]

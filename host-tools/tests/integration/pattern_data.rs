@@ -14,8 +14,8 @@ use kifudex::input::collect_sources;
 use kifudex::pattern::{pattern_json, PatternData, PatternRequest};
 use kifudex_core::format::{align8, Container, Kind};
 use kifudex_core::index_file::{IndexFile, IndexFileHeader};
-use kifudex_core::pattern::accel::BLOCK_WORDS;
-use kifudex_core::pattern::corner::GAME_CORNER_BYTES;
+use kifudex_core::pattern::accel::{BLOCK_BYTES, BLOCK_WORDS, ROWS_AT, TILE_BYTES};
+use kifudex_core::pattern::first::{FIRST_NEVER, UNSETTLED_ROW_BYTES};
 
 use super::sealed::{self, get_bits, set_bits};
 
@@ -42,7 +42,6 @@ fn assert_stored_equals_fresh(file: &IndexFile) {
     assert_eq!(header.games, data.header.games);
     for (s, f) in [
         (&header.blocks, &data.header.blocks),
-        (&header.corners, &data.header.corners),
         (&header.removals, &data.header.removals),
         (&header.removal_starts, &data.header.removal_starts),
     ] {
@@ -81,7 +80,7 @@ fn stored_sections_equal_a_fresh_computation() {
         .map(|g| pattern.removals_of(g).count())
         .sum();
     let late_setup = (0..index.game_count())
-        .filter(|&g| pattern.summary(g).corners.iter().any(|c| c.late_setup))
+        .filter(|&g| pattern.summary(g).first.late_setup)
         .count();
     eprintln!(
         "{} games, {searched} searched, {removed} removed stones, {late_setup} with late setup",
@@ -106,7 +105,7 @@ fn seal(header: &IndexFileHeader, body: &[u8]) -> Vec<u8> {
     sealed::seal(Kind::Index, &postcard::to_allocvec(header).unwrap(), body)
 }
 
-/// Searches that read every kind of record (blocks, corner logs, removals, moves).
+/// Searches that read every kind of record (blocks, first stones, removals, moves).
 fn exercise(file: &IndexFile) {
     for (rows, area) in [
         (
@@ -129,12 +128,9 @@ fn hostile_pattern_sections_are_refused() {
     let (h0, _) = split(&file);
     let good = IndexFile::open_verified(&file).unwrap();
     let games = good.index.game_count() as u64;
-    // A game with removals, and the first searched game with a stone in its top-left box.
+    // A game with removals.
     let with_removals = (0..games as u32)
         .find(|&g| good.pattern.removals_of(g).next().is_some())
-        .unwrap() as u64;
-    let corner_game = (0..games as u32)
-        .find(|&g| good.pattern.summary(g).corners[0].count > 0)
         .unwrap() as u64;
     let removal_at = get_bits(
         &split(&file).1,
@@ -143,20 +139,40 @@ fn hostile_pattern_sections_are_refused() {
         0,
         h0.pattern.removal_starts.width_bits,
     );
-    let corner_byte = (h0.pattern.corners.offset + corner_game * GAME_CORNER_BYTES as u64) as usize;
+    // The first searched game (of block 0): a point where it never had a stone, one where
+    // its first stone is black, and the byte offsets (in the body) of its first-stone
+    // bytes and its row.
+    let g0 = (0..games.min(64) as u32)
+        .find(|&g| good.pattern.summary(g).searched)
+        .unwrap();
+    let s0 = good.pattern.summary(g0);
+    let never = (0..361)
+        .find(|&i| s0.first.first[i] == FIRST_NEVER)
+        .unwrap();
+    let black_first = (0..361)
+        .find(|&i| {
+            let p = kifudex_core::Point::from_index19(i as u16).unwrap();
+            s0.first.first[i] != FIRST_NEVER && !s0.first.first_white.contains(p)
+        })
+        .unwrap();
+    let blocks_at = h0.pattern.blocks.offset as usize;
+    let tile_byte = |i: usize| blocks_at + i * 64 + g0 as usize;
+    let row0 = blocks_at + ROWS_AT + g0 as usize * UNSETTLED_ROW_BYTES;
+    let words_at = (TILE_BYTES / 8) as u64;
+    let first_white_word = words_at + 3 * 361;
     let tail = games % 64;
     assert!(tail != 0, "the test needs a block with unused bits");
     #[allow(clippy::type_complexity)]
     let cases: Vec<(&str, Box<dyn FnOnce(&mut IndexFileHeader, &mut Vec<u8>)>)> = vec![
-        ("pattern version 2", Box::new(|h, _| h.pattern.version = 2)),
+        ("pattern version 3", Box::new(|h, _| h.pattern.version = 3)),
         ("pattern games wrong", Box::new(|h, _| h.pattern.games += 1)),
         (
             "blocks one word short",
             Box::new(|h, _| h.pattern.blocks.count -= 1),
         ),
         (
-            "corner rows of 47 bytes",
-            Box::new(|h, _| h.pattern.corners.width_bits = 47 * 8),
+            "blocks of 32-bit words",
+            Box::new(|h, _| h.pattern.blocks.width_bits = 32),
         ),
         (
             "removals 24 bits wide",
@@ -208,44 +224,80 @@ fn hostile_pattern_sections_are_refused() {
             Box::new(move |h, b| {
                 // Point 0's word of the first block: some game never had a black stone
                 // on the corner point.
-                let w = get_bits(b, &h.pattern.blocks, 0, 0, 64);
+                let w = get_bits(b, &h.pattern.blocks, words_at, 0, 64);
                 let g = (!w).trailing_zeros().min(games as u32 - 1);
-                set_bits(b, &h.pattern.blocks, 0, g, 1, 1);
+                set_bits(b, &h.pattern.blocks, words_at, g, 1, 1);
             }),
         ),
         (
             "winner bit flipped",
             Box::new(move |h, b| {
-                let v = get_bits(b, &h.pattern.blocks, BLOCK_WORDS as u64 - 2, 0, 1);
-                set_bits(b, &h.pattern.blocks, BLOCK_WORDS as u64 - 2, 0, 1, v ^ 1);
+                let word = words_at + 2 * 361 + 1;
+                let v = get_bits(b, &h.pattern.blocks, word, 0, 1);
+                set_bits(b, &h.pattern.blocks, word, 0, 1, v ^ 1);
             }),
         ),
         (
             "bit of a game past the last",
             Box::new(move |h, b| {
                 let last = h.pattern.blocks.count / BLOCK_WORDS as u64 - 1;
-                let word = last * BLOCK_WORDS as u64 + 100;
+                let word = last * BLOCK_WORDS as u64 + words_at + 100;
                 set_bits(b, &h.pattern.blocks, word, tail as u32, 1, 1);
             }),
         ),
         (
-            "corner log count 21",
-            Box::new(move |_, b| b[corner_byte] = (b[corner_byte] & !31) | 21),
+            "first stone where the game never had a stone",
+            Box::new(move |_, b| b[tile_byte(never)] = 7),
         ),
         (
-            "corner log change of kind 3",
-            Box::new(move |_, b| b[corner_byte + 1] |= 0xc0),
-        ),
-        (
-            "corner log change at another point (valid, not the game's)",
+            "first stone at another position (valid, not the game's)",
             Box::new(move |_, b| {
-                let e = b[corner_byte + 1];
-                b[corner_byte + 1] = (e & 0xc0) | (((e & 63) + 1) % 49);
+                let t = b[tile_byte(black_first)];
+                b[tile_byte(black_first)] = if t == 0 { 1 } else { t - 1 };
             }),
         ),
         (
-            "corner log unused byte set",
-            Box::new(move |_, b| b[corner_byte + 47] = 0xff),
+            "first stone white where the game never had a white stone",
+            Box::new(move |h, b| {
+                let word = first_white_word + never as u64;
+                set_bits(b, &h.pattern.blocks, word, g0, 1, 1);
+            }),
+        ),
+        (
+            "first stone of a game past the last",
+            Box::new(move |_, b| {
+                let last = (games as usize - 1) / 64;
+                b[blocks_at + last * BLOCK_BYTES + 5 * 64 + tail as usize] = 3;
+            }),
+        ),
+        (
+            "unsettled point past the board",
+            Box::new(move |_, b| b[row0 + 2] |= 0x08),
+        ),
+        (
+            "unsettled row with an unknown flag",
+            Box::new(move |_, b| b[row0 + 19 * 4 + 20] |= 2),
+        ),
+        (
+            "unsettled row unused byte set",
+            Box::new(move |_, b| b[row0 + UNSETTLED_ROW_BYTES - 1] = 0xff),
+        ),
+        (
+            "unsettled point added (valid row, not the game's)",
+            Box::new(move |_, b| {
+                // Point (never) made unsettled, its board row given a first position.
+                let (x, y) = (never % 19, never / 19);
+                let before = b[row0 + 4 * y] as u32
+                    | (b[row0 + 4 * y + 1] as u32) << 8
+                    | (b[row0 + 4 * y + 2] as u32) << 16;
+                let bits = before | 1 << x;
+                b[row0 + 4 * y..row0 + 4 * y + 4].copy_from_slice(&bits.to_le_bytes());
+                let at = row0 + 19 * 4 + y;
+                if b[at] == FIRST_NEVER {
+                    b[at] = 200;
+                }
+                b[row0 + 19 * 4 + 19] = (0..19).map(|r| b[row0 + 19 * 4 + r]).min().unwrap();
+            }),
         ),
     ];
     for (name, edit) in cases {

@@ -14,7 +14,7 @@
 //! continuation class with its move, equivalent cells, colour, count, immediate, tenuki and
 //! wins), and the list of hits (game, position, region, transform, colour choice and
 //! continuation), for each of the ways the library narrows the games down (plans with and
-//! without corner logs, per placement and per game, and the local codes for every pattern of
+//! without first stones, per placement and per game, and the local codes for every pattern of
 //! at most 3x3 cells).
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -11,9 +11,8 @@ use kifudex_core::index::{
     StoredNext,
 };
 use kifudex_core::index_file::IndexFileHeader;
-use kifudex_core::pattern::accel::{PatternHeader, PATTERN_DATA_VERSION};
-use kifudex_core::pattern::corner::GAME_CORNER_BYTES;
-use kifudex_core::pattern::writer::{PatternSections, PatternWriter};
+use kifudex_core::pattern::accel::PatternHeader;
+use kifudex_core::pattern::writer::{PatternSections, PatternWriter, SectionData};
 use kifudex_core::stored::{decode_move, SetupRecord, MOVE_BITS};
 use kifudex_core::{Color, Move};
 use rayon::prelude::*;
@@ -316,14 +315,10 @@ impl IndexWriter {
         header.moves = body.packed(games.moves)?;
         header.setup = body.packed(games.setup)?;
         let pattern = match games.pattern {
-            Some(p) => PatternHeader {
-                version: PATTERN_DATA_VERSION,
-                games: p.games,
-                blocks: body.rows(&p.blocks, 8)?,
-                corners: body.rows(&p.corners, GAME_CORNER_BYTES)?,
-                removals: body.packed(p.removals)?,
-                removal_starts: body.packed(p.removal_starts)?,
-            },
+            Some(p) => p.header(|d| match d {
+                SectionData::Rows(bytes, width) => body.rows(bytes, width),
+                SectionData::Packed(w) => body.packed(w),
+            })?,
             None => PatternHeader::default(),
         };
         let layout = OccurrenceLayout { ply_bits, rem_bits };

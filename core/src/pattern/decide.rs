@@ -1,0 +1,405 @@
+//! Deciding one placement of a corner or side pattern in one game from the game's first
+//! stones ([`super::first`]), without reading its moves.
+//!
+//! While no point of a region has changed a second time, each of its cells is empty up to
+//! the cell's first stone and holds that stone from then on. So the region matches
+//! exactly from `a`, the position of the last first stone it needs (an `X` or `O` cell),
+//! up to `b`, the position of the first stone one of its cells rejects: a hit at `a` when
+//! `a < b`, and none after (a rejected stone that no later change removes keeps the
+//! region from matching for the rest of the game). Its continuation is the first stone
+//! put in the region after `a`. When a point of the region changes again (a capture in
+//! it, or a setup after the start), that holds up to the first such change `t2`; the
+//! placement is still decided when a rejected stone that stays for good comes no later
+//! than `t2`. Otherwise, and where a position is past what a first-stone byte tells
+//! (254 and later), the placement is left *open*: the scan replays the game.
+//!
+//! A variant's cells are listed once per query ([`VariantCells`]): the cells that need a
+//! stone, then the cells that reject some stone, in the order that rules placements out
+//! soonest in practice (the third and fourth lines, where games start, first), then the
+//! others. Most placements are ruled out by one of the first few: a stone the region
+//! rejects, there before the last stone it needs.
+
+use crate::point::{Point, MAX_POINTS};
+
+use super::cells::Rect;
+use super::first::{FIRST_LATE, FIRST_NEVER};
+use super::query::{Variant, MAX_VARIANTS};
+
+/// A cell needs a black stone.
+const NEED_BLACK: u8 = 1;
+/// A cell needs a white stone.
+const NEED_WHITE: u8 = 2;
+/// A cell rejects a black stone.
+const REJECT_BLACK: u8 = 4;
+/// A cell rejects a white stone.
+const REJECT_WHITE: u8 = 8;
+
+/// One cell of a variant: its place in the region (`dx`, `dy`), its offset from the
+/// placement's point code (`dy * 19 + dx`) and what it needs and rejects.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct CellCheck {
+    offset: u16,
+    dx: u8,
+    dy: u8,
+    kind: u8,
+}
+
+/// The cells of every variant of a query as [`decide`] reads them: per variant, those that
+/// need a stone, then those that reject one (the third and fourth lines first), then the
+/// others.
+#[derive(Clone, Debug)]
+pub struct QueryCells {
+    cells: heapless::Vec<CellCheck, { MAX_VARIANTS * MAX_POINTS }>,
+    /// Per variant: where its cells start, end of its stones, end of its rejecting cells,
+    /// end.
+    spans: [[u16; 4]; MAX_VARIANTS],
+}
+
+/// The cells of one variant ([`QueryCells::variant`]).
+#[derive(Copy, Clone, Debug)]
+pub struct VariantCells<'c> {
+    stones: &'c [CellCheck],
+    rejecting: &'c [CellCheck],
+    all: &'c [CellCheck],
+}
+
+impl QueryCells {
+    /// No cells.
+    pub const EMPTY: QueryCells = QueryCells {
+        cells: heapless::Vec::new(),
+        spans: [[0; 4]; MAX_VARIANTS],
+    };
+
+    /// Adds the cells of variant `vi` (`v`), ordered for its placement `first` (the
+    /// rejecting cells by their line there: the third and fourth first, then the fifth and
+    /// second, ...). Variants are added in order.
+    pub fn add(&mut self, vi: usize, v: &Variant, first: Point) {
+        let start = self.cells.len();
+        // (A needed stone's cell rejects the other colour.)
+        let kind_of = |c: Point| {
+            let mut k = 0;
+            if v.need_black.contains(c) {
+                k |= NEED_BLACK | REJECT_WHITE;
+            }
+            if v.need_white.contains(c) {
+                k |= NEED_WHITE | REJECT_BLACK;
+            }
+            if v.care_black.contains(c) && !v.need_black.contains(c) {
+                k |= REJECT_BLACK;
+            }
+            if v.care_white.contains(c) && !v.need_white.contains(c) {
+                k |= REJECT_WHITE;
+            }
+            k
+        };
+        // Lines 0-based from the nearest edge: 2 and 3 score 1, 1 and 4 score 3, ...
+        let score = |c: &CellCheck| {
+            let (x, y) = (first.x + c.dx, first.y + c.dy);
+            let line = x
+                .min(y)
+                .min(18u8.saturating_sub(x))
+                .min(18u8.saturating_sub(y));
+            (2 * line as i16 - 5).unsigned_abs()
+        };
+        let mut ends = [start as u16; 3];
+        for (pass, end) in ends.iter_mut().enumerate() {
+            let from = self.cells.len();
+            for cy in 0..v.height {
+                for cx in 0..v.width {
+                    let k = kind_of(Point::new(cx, cy));
+                    let stone = k & (NEED_BLACK | NEED_WHITE) != 0;
+                    let here = match pass {
+                        0 => stone,
+                        1 => !stone && k != 0,
+                        _ => k == 0,
+                    };
+                    if here {
+                        let _ = self.cells.push(CellCheck {
+                            offset: cy as u16 * 19 + cx as u16,
+                            dx: cx,
+                            dy: cy,
+                            kind: k,
+                        });
+                    }
+                }
+            }
+            if pass == 1 {
+                if let Some(s) = self.cells.get_mut(from..) {
+                    s.sort_unstable_by_key(|c| (score(c), c.offset));
+                }
+            }
+            *end = self.cells.len() as u16;
+        }
+        if let Some(span) = self.spans.get_mut(vi) {
+            *span = [start as u16, ends[0], ends[1], ends[2]];
+        }
+    }
+
+    /// The cells of variant `vi`.
+    #[inline]
+    pub fn variant(&self, vi: usize) -> VariantCells<'_> {
+        let [s, e0, e1, e2] = self.spans.get(vi).copied().unwrap_or([0; 4]);
+        let part = |a: u16, b: u16| self.cells.get(a as usize..b as usize).unwrap_or(&[]);
+        VariantCells {
+            stones: part(s, e0),
+            rejecting: part(e0, e1),
+            all: part(s, e2),
+        }
+    }
+}
+
+/// A game's first stones as [`decide`] reads them (in place from the pattern data, or from
+/// a [`super::first::FirstStones`]).
+pub trait FirstStoneSource {
+    /// The first-stone byte of the point of code `c` (`y * 19 + x`).
+    fn first(&self, c: u16) -> u8;
+    /// Whether the first stone on the point of code `c` is white.
+    fn first_white(&self, c: u16) -> bool;
+    /// The unsettled points of board row `y` (bit `x`; 0 past the board).
+    fn unsettled_row(&self, y: u8) -> u32;
+    /// The first position where a point of board row `y` changes after its first stone,
+    /// as a first-stone byte ([`FIRST_NEVER`]: none).
+    fn row_unsettling(&self, y: u8) -> u8;
+    /// The same for the whole board.
+    fn first_unsettling(&self) -> u8;
+}
+
+impl FirstStoneSource for super::first::FirstStones {
+    fn first(&self, c: u16) -> u8 {
+        self.first.get(c as usize).copied().unwrap_or(FIRST_NEVER)
+    }
+    fn first_white(&self, c: u16) -> bool {
+        Point::from_index19(c).is_some_and(|p| self.first_white.contains(p))
+    }
+    fn unsettled_row(&self, y: u8) -> u32 {
+        self.unsettled.row(y)
+    }
+    fn row_unsettling(&self, y: u8) -> u8 {
+        self.row_unsettling
+            .get(y as usize)
+            .copied()
+            .unwrap_or(FIRST_NEVER)
+    }
+    fn first_unsettling(&self) -> u8 {
+        self.row_unsettling
+            .iter()
+            .copied()
+            .min()
+            .unwrap_or(FIRST_NEVER)
+    }
+}
+
+/// What follows a hit decided from first stones.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Next {
+    /// The continuation: its move number, its point and whether it is White's.
+    Move(u32, Point, bool),
+    /// No later move in the region.
+    Nothing,
+    /// The first move in the region after this position (read from the game's moves).
+    After(u32),
+}
+
+/// What the first stones tell of one placement in one game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// No hit.
+    None,
+    /// One hit, at this position, and what follows it.
+    Hit(u32, Next),
+    /// Not decided: the game is to be scanned for this placement.
+    Open,
+}
+
+/// Whether the first stone `t` (a first-stone byte) surely comes no later than `a`.
+#[inline(always)]
+fn no_later(t: u8, a: u8) -> bool {
+    t < FIRST_LATE && t <= a
+}
+
+/// What is known of where a region's points change again (filled as needed).
+struct RegionChanges<F> {
+    /// Whether a point of the region is unsettled, and a lower bound of the first position
+    /// where one changes again (the first of its board rows', a first-stone byte).
+    rows: Option<(bool, u8)>,
+    /// That position exactly (`u32::MAX`: none), read from the game's records.
+    exact: Option<u32>,
+    read: Option<F>,
+}
+
+impl<F: FnOnce() -> u32> RegionChanges<F> {
+    fn rows<S: FirstStoneSource>(&mut self, s: &S, r: &Rect) -> (bool, u8) {
+        *self.rows.get_or_insert_with(|| {
+            let width = (r.right as u32 + 1).saturating_sub(r.left as u32).min(19);
+            let m = ((1u64 << width) - 1) as u32;
+            let (mut any, mut first) = (false, FIRST_NEVER);
+            for y in r.top..=r.bottom {
+                if (s.unsettled_row(y) >> r.left) & m != 0 {
+                    any = true;
+                    first = first.min(s.row_unsettling(y));
+                }
+            }
+            (any, first)
+        })
+    }
+
+    fn exact(&mut self) -> u32 {
+        *self
+            .exact
+            .get_or_insert_with(|| self.read.take().map_or(0, |f| f()))
+    }
+
+    /// Whether no point of the region changes again before position `t` (`t <= t2`; `t` a
+    /// first-stone byte below [`FIRST_LATE`]).
+    fn settled_through<S: FirstStoneSource>(&mut self, s: &S, r: &Rect, t: u8) -> bool {
+        let (any, first) = self.rows(s, r);
+        !any || t <= first || t as u32 <= self.exact()
+    }
+
+    /// Whether no point of the region changes again up to position `t` (`t < t2`).
+    fn settled_before<S: FirstStoneSource>(&mut self, s: &S, r: &Rect, t: u8) -> bool {
+        let (any, first) = self.rows(s, r);
+        !any || t < first || (t as u32) < self.exact()
+    }
+}
+
+/// The hits of variant `cells` at `placement` (region `region`) in the game of `s`: at most
+/// one, decided from its first stones, or [`Decision::Open`]. `region_unsettling` gives the
+/// first position where a point of the region changes after its first stone (read from the
+/// game's records; asked only when needed; `u32::MAX`: none).
+#[inline]
+pub fn decide<S: FirstStoneSource>(
+    cells: VariantCells<'_>,
+    placement: Point,
+    region: &Rect,
+    s: &S,
+    region_unsettling: impl FnOnce() -> u32,
+) -> Decision {
+    let base = placement.index19();
+    let code = |c: &CellCheck| base.wrapping_add(c.offset);
+    // a: when the last needed stone comes.
+    let mut a = 0u8;
+    for c in cells.stones {
+        let t = s.first(code(c));
+        if t == FIRST_NEVER {
+            // Never a stone there: never a match.
+            return Decision::None;
+        }
+        a = a.max(t);
+    }
+    // Whether the stone of cell `c` is one it rejects (a needed cell's stone of the other
+    // colour).
+    let rejected = |c: &CellCheck| {
+        let at = code(c);
+        match c.kind & (REJECT_BLACK | REJECT_WHITE) {
+            0 => false,
+            REJECT_BLACK => !s.first_white(at),
+            REJECT_WHITE => s.first_white(at),
+            _ => true,
+        }
+    };
+    let settled = |c: &CellCheck| {
+        let (x, y) = (
+            region.left.wrapping_add(c.dx),
+            region.top.wrapping_add(c.dy),
+        );
+        s.unsettled_row(y) >> x & 1 == 0
+    };
+    let none_unsettled = s.first_unsettling() == FIRST_NEVER;
+    let mut changes = RegionChanges {
+        rows: none_unsettled.then_some((false, FIRST_NEVER)),
+        exact: None,
+        read: Some(region_unsettling),
+    };
+    // Most placements end here: a stone the region rejects, there no later than `a` and
+    // for good (its point never changes again): no match before `a` (a needed cell is
+    // still empty), none from it on.
+    let mut unordered = false;
+    for c in cells.stones.iter().chain(cells.rejecting) {
+        let t = s.first(code(c));
+        // (Never a stone: 255, past every `a`.)
+        if t > a || !rejected(c) {
+            continue;
+        }
+        if t >= FIRST_LATE {
+            // Both at 254 or later: their order is not known.
+            unordered = true;
+            continue;
+        }
+        if none_unsettled || settled(c) {
+            return Decision::None;
+        }
+    }
+    let (any, _) = changes.rows(s, region);
+    if !any {
+        // It matches from `a` on, until a stone it rejects comes: none came before.
+        if unordered || a >= FIRST_LATE {
+            return Decision::Open;
+        }
+        let next = match first_after(cells, base, a, s) {
+            None => Next::Nothing,
+            Some((t, _)) if t >= FIRST_LATE => Next::After(a as u32),
+            Some((t, c)) => match Point::from_index19(c) {
+                Some(p) => Next::Move(t as u32, p, s.first_white(c)),
+                None => Next::After(a as u32),
+            },
+        };
+        return Decision::Hit(a as u32, next);
+    }
+    // A point of the region changes again, first at `t2`. `b`: the first rejected stone;
+    // `d`: the first that stays for good.
+    let mut b = FIRST_NEVER;
+    let mut d = FIRST_NEVER;
+    for c in cells.stones.iter().chain(cells.rejecting) {
+        let t = s.first(code(c));
+        if t != FIRST_NEVER && rejected(c) {
+            b = b.min(t);
+            if settled(c) {
+                d = d.min(t);
+            }
+        }
+    }
+    // Decided when the first rejected stone that stays comes no later than t2; then hits
+    // come before t2 (b <= d <= t2): at `a` if `a < b`.
+    if d >= FIRST_LATE || !changes.settled_through(s, region, d) {
+        return Decision::Open;
+    }
+    if no_later(b, a) {
+        return Decision::None;
+    }
+    if a >= FIRST_LATE {
+        return Decision::Open;
+    }
+    // The continuation is the first stone after `a` if it comes before t2 (later, a stone
+    // may come back where one was removed).
+    let next = match first_after(cells, base, a, s) {
+        Some((t, c)) if t < FIRST_LATE && changes.settled_before(s, region, t) => {
+            match Point::from_index19(c) {
+                Some(p) => Next::Move(t as u32, p, s.first_white(c)),
+                None => Next::After(a as u32),
+            }
+        }
+        _ => Next::After(a as u32),
+    };
+    Decision::Hit(a as u32, next)
+}
+
+/// The first first-stone byte after `a` among the cells (and the point's code), if any.
+#[inline(always)]
+fn first_after<S: FirstStoneSource>(
+    cells: VariantCells<'_>,
+    base: u16,
+    a: u8,
+    s: &S,
+) -> Option<(u8, u16)> {
+    let (mut best, mut at) = (FIRST_NEVER, 0u16);
+    for c in cells.all {
+        let here = base.wrapping_add(c.offset);
+        let t = s.first(here);
+        if t > a && t < best {
+            best = t;
+            at = here;
+        }
+    }
+    (best != FIRST_NEVER).then_some((best, at))
+}
