@@ -306,11 +306,6 @@ pub fn decide<S: FirstStoneSource>(
         s.unsettled_row(y) >> x & 1 == 0
     };
     let none_unsettled = s.first_unsettling() == FIRST_NEVER;
-    let mut changes = RegionChanges {
-        rows: none_unsettled.then_some((false, FIRST_NEVER)),
-        exact: None,
-        read: Some(region_unsettling),
-    };
     // Most placements end here: a stone the region rejects, there no later than `a` and
     // for good (its point never changes again): no match before `a` (a needed cell is
     // still empty), none from it on.
@@ -330,6 +325,11 @@ pub fn decide<S: FirstStoneSource>(
             return Decision::None;
         }
     }
+    let mut changes = RegionChanges {
+        rows: none_unsettled.then_some((false, FIRST_NEVER)),
+        exact: None,
+        read: Some(region_unsettling),
+    };
     let (any, _) = changes.rows(s, region);
     if !any {
         // It matches from `a` on, until a stone it rejects comes: none came before.
