@@ -535,6 +535,32 @@ impl<'a> PatternIndex<'a> {
         });
     }
 
+    /// How far the first stones decide a pair plan's search of `block` (games `mask`
+    /// selects): the games whose hits they decide whole, and the games still to be
+    /// scanned (for some placements or all). Other plans: every game that may hold a hit
+    /// is scanned. For tests and measurements: the search itself does the same work.
+    pub fn decided_games(
+        &self,
+        index: &Index<'a>,
+        plan: &ScanPlan<'_>,
+        block: usize,
+        mask: u64,
+    ) -> DecidedGames {
+        let (mut candidates, mut scanned) = (0, 0);
+        // The games the block words leave, then those the first stones leave to a scan
+        // (a game they decide has work only when it has hits).
+        self.block_work_with(None, plan, block, mask, &mut |_, _| candidates += 1);
+        self.block_work(index, plan, block, mask, &mut |_, work| {
+            if !matches!(work, GameWork::Decided(_, 0)) {
+                scanned += 1;
+            }
+        });
+        DecidedGames {
+            decided: candidates - scanned.min(candidates),
+            scanned,
+        }
+    }
+
     /// The games of `block` that `mask` selects and that may hold a hit, with their
     /// candidate placements, in id order (without the first stones: every game returned
     /// is to be scanned).
@@ -836,6 +862,15 @@ impl FirstStoneSource for Lane<'_> {
     fn first_unsettling(&self) -> u8 {
         UnsettledRow::first_unsettling_of(self.row)
     }
+}
+
+/// What [`PatternIndex::decided_games`] counts.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct DecidedGames {
+    /// Games whose hits (if any) the first stones decide, without a scan.
+    pub decided: u32,
+    /// Games to be scanned.
+    pub scanned: u32,
 }
 
 /// The most hits of one game decided from first stones (more: the game is scanned).

@@ -124,8 +124,20 @@ impl QueryCells {
                 }
             }
             if pass == 1 {
-                if let Some(s) = self.cells.get_mut(from..) {
-                    s.sort_unstable_by_key(|c| (score(c), c.offset));
+                // Keys computed once (a sort asks for them many times).
+                let mut keyed: heapless::Vec<(u16, CellCheck), MAX_POINTS> = heapless::Vec::new();
+                for c in self.cells.get(from..).unwrap_or(&[]) {
+                    let _ = keyed.push((score(c) << 9 | c.offset, *c));
+                }
+                keyed.sort_unstable_by_key(|&(k, _)| k);
+                for (slot, (_, c)) in self
+                    .cells
+                    .get_mut(from..)
+                    .unwrap_or(&mut [])
+                    .iter_mut()
+                    .zip(keyed)
+                {
+                    *slot = c;
                 }
             }
             *end = self.cells.len() as u16;
