@@ -1,5 +1,5 @@
 //! The web board's answers over an index, one function per question, used both by
-//! `kifudex serve` (through [`IndexBackend`], the [`kifudex_web::Backend`] of an index) and
+//! `kifudex serve` (through [`IndexBackend`], the [`crate::web::Backend`] of an index) and
 //! by the command line (`search --json`, `games --json`), so that both print the same
 //! object for the same query by construction.
 //!
@@ -10,15 +10,15 @@
 
 use std::collections::BTreeMap;
 
+use crate::web::{
+    ApiError, Filter, GamesRequest, PatternGamesRequest, PatternSearch, Position, SearchRequest,
+    Side, Sort, YearsRequest,
+};
 use kifudex_core::board::Board;
 use kifudex_core::index::{Game, Index};
 use kifudex_core::notation::{parse_moves, NotationError, Sgf};
 use kifudex_core::search::NextMoves;
 use kifudex_core::{Color, Move, MoveError, Point, PointSet, Rules, Size, Stone};
-use kifudex_web::{
-    ApiError, Filter, GamesRequest, PatternGamesRequest, PatternSearch, Position, SearchRequest,
-    Side, Sort, YearsRequest,
-};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
@@ -747,7 +747,7 @@ pub fn pattern_games(
     ))
 }
 
-/// The [`kifudex_web::Backend`] of an index.
+/// The [`crate::web::Backend`] of an index.
 pub struct IndexBackend {
     index: Index<'static>,
     label: String,
@@ -800,7 +800,7 @@ impl IndexBackend {
     }
 }
 
-impl kifudex_web::Backend for IndexBackend {
+impl crate::web::Backend for IndexBackend {
     fn info(&self) -> String {
         json!({
             "name": self.label,

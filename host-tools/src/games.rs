@@ -1,10 +1,10 @@
 //! Which games count, and the games that reached a position: filtered, sorted, paged.
 
+use crate::web::{Sort, SortKey};
 use kifudex_core::board::Board;
 use kifudex_core::index::{swapped_board, Game, Index, Occurrence};
 use kifudex_core::search::{NextMoves, SearchError};
 use kifudex_core::Color;
-use kifudex_web::{Sort, SortKey};
 
 use crate::present::result_text;
 

@@ -1,5 +1,5 @@
 //! The desktop side of kifudex: reading SGF collections, building indexes and books,
-//! and presenting searches (command line, shell). The `kifudex` binary is a thin layer
+//! and presenting searches (command line, shell, web board). The `kifudex` binary is a thin layer
 //! over this library.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
@@ -20,6 +20,7 @@ pub mod session;
 pub mod sgf;
 pub mod shapes;
 pub mod shell;
+pub mod web;
 
 use std::path::Path;
 

@@ -11,11 +11,11 @@ use kifudex::games::{GameFilter, Page};
 use kifudex::pattern::{self, PatternRequest};
 use kifudex::predict::TrainOptions;
 use kifudex::present::text;
+use kifudex::web::{Filter, GamesRequest, Position, SearchRequest, Side, Sort};
 use kifudex::{open_index_file, print_stdout, IndexBytes};
 use kifudex_core::index::Index;
 use kifudex_core::notation::parse_moves;
 use kifudex_core::{Color, Size};
-use kifudex_web::{Filter, GamesRequest, Position, SearchRequest, Side, Sort};
 
 /// kifudex: what strong players played next, for the position on your board.
 #[derive(Parser, Debug)]
@@ -526,7 +526,7 @@ fn main() -> ExitCode {
 
 /// Prints an answer of the API functions: JSON (or text) on standard output, or the
 /// refusal on standard error with exit status 2 (an illegal or malformed query).
-fn print_answer(answer: std::result::Result<String, kifudex_web::ApiError>) -> Result<ExitCode> {
+fn print_answer(answer: std::result::Result<String, kifudex::web::ApiError>) -> Result<ExitCode> {
     match answer {
         Ok(text) => {
             // A closed pipe (`| head`) ends the output quietly; a full disk is an error.
@@ -701,14 +701,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 backend = backend.with_predictor(bytes, &book.display().to_string())?;
             }
             let games = backend.index().game_count();
-            if !kifudex_web::is_loopback(&addr) {
+            if !kifudex::web::is_loopback(&addr) {
                 eprintln!(
                     "kifudex: warning: listening on {addr}, not on loopback: other machines can reach the board"
                 );
             }
             let backend = std::sync::Arc::new(backend);
             let server =
-                kifudex_web::RunningServer::start(addr, backend, kifudex_web::Limits::default())
+                kifudex::web::RunningServer::start(addr, backend, kifudex::web::Limits::default())
                     .with_context(|| format!("cannot listen on {addr}"))?;
             eprintln!(
                 "kifudex: serving {label} ({games} games) at http://{}/ (Ctrl-C stops)",

@@ -13,7 +13,7 @@ use kifudex_core::search::{NextMoves, SearchError};
 use kifudex_core::stored::StoredGame;
 use kifudex_core::{Color, Event, Move, Replay, Size};
 
-use kifudex_web::Sort;
+use crate::web::Sort;
 
 use crate::games::{self, GameFilter, GameList, Page};
 

@@ -8,7 +8,7 @@
 //! KIFUDEX_LOAD_REQUESTS=5000 KIFUDEX_LOAD_CONNECTIONS=16 cargo bench -p kifudex-tests --bench web_load
 //! ```
 //!
-//! The server (in this process, `kifudex_web::RunningServer` with the default limits: as
+//! The server (in this process, `kifudex::web::RunningServer` with the default limits: as
 //! many compute workers as cores) and the client (64 threads) share the machine's cores.
 //! Numbers are reported, never asserted.
 
@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use kifudex::api::IndexBackend;
-use kifudex_web::{Limits, RunningServer};
+use kifudex::web::{Limits, RunningServer};
 
 fn env_or(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -100,10 +100,10 @@ fn main() {
         for target in targets.iter().filter(|t| t.starts_with(kind)) {
             let (path, query) = target.split_once('?').unwrap_or((target, ""));
             let ok = match kind {
-                "/api/search" => kifudex_web::request::search(query)
+                "/api/search" => kifudex::web::request::search(query)
                     .and_then(|q| kifudex::api::search(backend.index(), &q))
                     .is_ok(),
-                "/api/games" => kifudex_web::request::games(query)
+                "/api/games" => kifudex::web::request::games(query)
                     .and_then(|q| kifudex::api::games(backend.index(), &q))
                     .is_ok(),
                 _ => kifudex::api::game(

@@ -24,8 +24,8 @@ use std::time::Duration;
 use kifudex::api::IndexBackend;
 use kifudex::input::collect_sources;
 use kifudex::sgf::{parse_file, Event, GameRecord};
+use kifudex::web::{Limits, RunningServer};
 use kifudex_core::{Color, Move, Point, Size, Stone};
-use kifudex_web::{Limits, RunningServer};
 use serde_json::Value;
 
 fn corpus(rel: &str) -> PathBuf {

@@ -30,7 +30,7 @@ use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON
 use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
 use kifudex::api::IndexBackend;
-use kifudex_web::{Limits, RunningServer};
+use kifudex::web::{Limits, RunningServer};
 use serde_json::{json, Value};
 
 const CHROMIUM: &str = "/usr/bin/chromium";

@@ -25,8 +25,8 @@ use serde_json::Value;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
-use crate::line_limit::LineLimit;
-use crate::{assets, request, ApiError, Backend, ErrorKind};
+use super::line_limit::LineLimit;
+use super::{assets, request, ApiError, Backend, ErrorKind};
 
 /// The bounds of every request and connection.
 #[derive(Clone, Debug)]

@@ -1,11 +1,11 @@
 //! The API's requests: query strings read into typed values.
 //!
 //! This layer knows the parameters' syntax (numbers, `B`/`W`, flags), not Go: points and
-//! moves stay text for the [`crate::Backend`], which reads them with the same functions as
+//! moves stay text for the [`super::Backend`], which reads them with the same functions as
 //! the command line. Every parameter is checked: an unknown or repeated name, a malformed
 //! value or an out-of-range number is a [`ApiError::bad_request`] naming it.
 
-use crate::ApiError;
+use super::ApiError;
 
 /// A side, as the API writes it (`B` or `W`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -186,7 +186,7 @@ pub struct YearsRequest {
 /// `GET /api/pattern`: a wildcard pattern search (the SPEC's "Pattern search"), with the
 /// parameters of `kifudex pattern`: `pattern=ROWS`, `area=L,T,R,B`, `fixed_color=1`, the
 /// filters, and `by_year=1` for the date profile. The rows and the area stay text for the
-/// [`crate::Backend`], which reads them as the command line does.
+/// [`super::Backend`], which reads them as the command line does.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PatternSearch {
     /// The pattern's rows, top to bottom, separated by `/` (`pattern=`).

@@ -1,7 +1,7 @@
-//! kifudex's web board: an HTTP server for the search board, the game list and the replay
-//! board in the browser, over a JSON API.
+//! kifudex's web board (`kifudex serve`): an HTTP server for the search board, the game
+//! list and the replay board in the browser, over a JSON API.
 //!
-//! This crate knows HTTP, not Go: the page and its assets (embedded in the binary), the
+//! This module knows HTTP, not Go: the page and its assets (embedded in the binary), the
 //! routes, the parameters' syntax ([`request`]) and the limits every request is held to
 //! ([`Limits`]). What the answers hold comes from a [`Backend`], which the `kifudex` library
 //! implements over an index with the same functions as its command line, so that
@@ -11,7 +11,6 @@
 //! request with a 4xx status and `{"error": "..."}`, and listens on loopback unless told
 //! otherwise ([`is_loopback`]).
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
 
 mod assets;
 mod line_limit;
