@@ -1,15 +1,16 @@
-//! Which games count, and the games that reached a position: filtered, sorted, paged.
+//! Which games count, in which order, which page of them, and the games that reached a
+//! position: filtered, sorted, paged. The explorer's requests take these types
+//! (`crate::explore::request`), and the pattern scan its filter.
 
-use crate::web::{Sort, SortKey};
 use kifudex_core::board::Board;
 use kifudex_core::index::{swapped_board, Game, Index, Occurrence};
+use kifudex_core::outcome::Margin;
 use kifudex_core::search::{NextMoves, SearchError};
 use kifudex_core::Color;
 
-use crate::present::result_text;
-
 /// Which games count: by year, player, handicap, winner (`None` everywhere: every game).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// Equal filters select the same games (a filter is part of a query's key).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct GameFilter {
     /// Only games from this year on.
     pub year_from: Option<u16>,
@@ -24,7 +25,7 @@ pub struct GameFilter {
 }
 
 /// Which of the matching games to list: at most `limit`, after skipping `offset`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Page {
     /// At most this many games.
     pub limit: usize,
@@ -89,6 +90,85 @@ impl GameFilter {
         } else {
             index.next_moves_where(board, swap, |g| self.accepts(g))
         }
+    }
+}
+
+/// The orders a game list can be sorted in (`sort=`; a leading `-` reverses).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SortKey {
+    /// The index's order: newest game first (the default).
+    Newest,
+    /// Date.
+    Date,
+    /// Black's name.
+    Black,
+    /// White's name.
+    White,
+    /// Result text.
+    Result,
+    /// Event.
+    Event,
+    /// The move where the position occurred.
+    Move,
+}
+
+/// A sort order: the key and whether it is reversed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Sort {
+    /// What is compared.
+    pub key: SortKey,
+    /// Descending instead of ascending.
+    pub descending: bool,
+}
+
+impl Default for Sort {
+    fn default() -> Self {
+        Sort {
+            key: SortKey::Newest,
+            descending: false,
+        }
+    }
+}
+
+impl Sort {
+    /// Reads `date`, `-date`, `black`, `white`, `result`, `event`, `move`, `newest`.
+    pub fn parse(v: &str) -> Option<Sort> {
+        let (descending, name) = match v.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, v),
+        };
+        let key = match name {
+            "newest" => SortKey::Newest,
+            "date" => SortKey::Date,
+            "black" => SortKey::Black,
+            "white" => SortKey::White,
+            "result" => SortKey::Result,
+            "event" => SortKey::Event,
+            "move" => SortKey::Move,
+            _ => return None,
+        };
+        Some(Sort { key, descending })
+    }
+}
+
+/// The result as a short text (`B+R`, `W+6.5`...), from the parsed result when it is
+/// understood, else as written.
+pub fn result_text(g: &Game<'_>) -> String {
+    let w = match g.winner {
+        Some(Color::Black) => "B+",
+        Some(Color::White) => "W+",
+        None => match g.margin {
+            Margin::Draw => return "Draw".into(),
+            Margin::Void => return "Void".into(),
+            _ => return g.result.to_string(),
+        },
+    };
+    match g.margin {
+        Margin::Points(t) => format!("{w}{}", t as f64 / 10.0),
+        Margin::Resign => format!("{w}R"),
+        Margin::Time => format!("{w}T"),
+        Margin::Forfeit => format!("{w}F"),
+        _ => format!("{w}?"),
     }
 }
 

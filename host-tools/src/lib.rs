@@ -4,8 +4,8 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod api;
 pub mod build;
+pub mod explore;
 pub mod games;
 pub mod hints;
 pub mod info;
@@ -14,9 +14,8 @@ pub mod mapped;
 pub mod pattern;
 pub mod position;
 pub mod predict;
-pub mod present;
+pub mod print;
 pub mod sample;
-pub mod session;
 pub mod sgf;
 pub mod shapes;
 pub mod shell;

@@ -1,18 +1,19 @@
 //! The `kifudex` command: build an index from SGF collections, search it, explore it.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use kifudex::api::{self, IndexBackend};
 use kifudex::build::{self, BuildOptions, Profile};
-use kifudex::games::{GameFilter, Page};
-use kifudex::pattern::{self, PatternRequest};
+use kifudex::explore::request::{
+    At, GameFilter, GamesRequest, Page, PatternRequest, Position, SearchRequest, Sort,
+};
+use kifudex::explore::{self, ExploreError, Explorer};
+use kifudex::pattern;
 use kifudex::predict::TrainOptions;
-use kifudex::present::text;
-use kifudex::web::{Filter, GamesRequest, Position, SearchRequest, Side, Sort};
-use kifudex::{open_index_file, print_stdout, IndexBytes};
+use kifudex::print::{json, text};
+use kifudex::{open_index_file, print_stdout};
 use kifudex_core::index::Index;
 use kifudex_core::notation::parse_moves;
 use kifudex_core::{Color, Size};
@@ -300,7 +301,7 @@ struct PositionArgs {
     aw: String,
     /// Who plays the first of the moves (and is to move if there are none): B or W.
     #[arg(long, value_parser = parse_side)]
-    to_move: Option<Side>,
+    to_move: Option<Color>,
     /// Instead of --moves/--ab/--aw: the position of this SGF record's main line (its
     /// first game), setup and handicap stones included.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["moves", "ab", "aw", "to_move"])]
@@ -314,37 +315,22 @@ struct PositionArgs {
 }
 
 impl PositionArgs {
-    /// The query position, and how many moves deep it is.
-    fn position(&self) -> Result<(Position, usize)> {
+    /// The query position (stated, or a record's board), and how many moves deep it is.
+    fn position(&self) -> Result<(At, usize)> {
         if let Some(file) = &self.sgf {
-            let (board, to_move, depth) = kifudex::position::from_sgf_file(file, self.move_number)?;
-            let (black, white) = kifudex::position::setup_lists(&board);
-            let size = board.size();
-            return Ok((
-                Position {
-                    size: size.width(),
-                    height: Some(size.height()),
-                    black,
-                    white,
-                    to_move: Some(match to_move {
-                        Color::Black => Side::Black,
-                        Color::White => Side::White,
-                    }),
-                    moves: String::new(),
-                },
-                depth,
-            ));
+            let (board, _, depth) = kifudex::position::from_sgf_file(file, self.move_number)?;
+            return Ok((board.into(), depth));
         }
         let depth = parse_moves(&self.moves, self.size).count();
         Ok((
-            Position {
+            At::Stated(Position {
                 size: self.size.width(),
                 height: Some(self.size.height()),
                 black: self.ab.clone(),
                 white: self.aw.clone(),
                 to_move: self.to_move,
                 moves: self.moves.clone(),
-            },
+            }),
             depth,
         ))
     }
@@ -352,8 +338,8 @@ impl PositionArgs {
 
 /// Says on standard error that a position with no games lies beyond what an index built
 /// with `--max-moves` holds, if it does.
-fn note_depth(index: &Index<'_>, depth: usize) {
-    if let Some(note) = kifudex::position::beyond_max_moves(index.header().max_moves, depth) {
+fn note_depth(explorer: &Explorer<'_>, depth: usize) {
+    if let Some(note) = explorer.beyond_max_moves(depth) {
         eprintln!("kifudex: {note}");
     }
 }
@@ -375,12 +361,12 @@ struct FilterArgs {
     handicap: Option<u8>,
     /// Only games won by this colour (`B` or `W`).
     #[arg(long, value_parser = parse_side)]
-    winner: Option<Side>,
+    winner: Option<Color>,
 }
 
 impl FilterArgs {
-    fn filter(&self) -> Filter {
-        Filter {
+    fn filter(&self) -> GameFilter {
+        GameFilter {
             year_from: self.year_from,
             year_to: self.year_to,
             player: self.player.clone(),
@@ -390,10 +376,10 @@ impl FilterArgs {
     }
 }
 
-fn parse_side(s: &str) -> Result<Side, String> {
+fn parse_side(s: &str) -> Result<Color, String> {
     match s {
-        "B" | "b" => Ok(Side::Black),
-        "W" | "w" => Ok(Side::White),
+        "B" | "b" => Ok(Color::Black),
+        "W" | "w" => Ok(Color::White),
         _ => Err(format!("expected B or W, not {s:?}")),
     }
 }
@@ -524,9 +510,9 @@ fn main() -> ExitCode {
     }
 }
 
-/// Prints an answer of the API functions: JSON (or text) on standard output, or the
-/// refusal on standard error with exit status 2 (an illegal or malformed query).
-fn print_answer(answer: std::result::Result<String, kifudex::web::ApiError>) -> Result<ExitCode> {
+/// Prints an answer of the explorer: JSON (or text) on standard output, or the refusal on
+/// standard error with exit status 2 (an illegal or malformed query).
+fn print_answer(answer: std::result::Result<String, ExploreError>) -> Result<ExitCode> {
     match answer {
         Ok(text) => {
             // A closed pipe (`| head`) ends the output quietly; a full disk is an error.
@@ -537,17 +523,6 @@ fn print_answer(answer: std::result::Result<String, kifudex::web::ApiError>) -> 
             eprintln!("kifudex: {e}");
             Ok(ExitCode::from(2))
         }
-    }
-}
-
-/// The index file's bytes, or the bundled sample's index built in memory; and a label.
-fn load_index(path: Option<&Path>) -> Result<(IndexBytes, String)> {
-    match path {
-        Some(p) => Ok((open_index_file(p)?, p.display().to_string())),
-        None => Ok((
-            kifudex::sample::sample_index()?.into(),
-            format!("the bundled sample ({})", kifudex::sample::SAMPLE_NAME),
-        )),
     }
 }
 
@@ -602,113 +577,95 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Search(a) => {
-            let (bytes, label) = load_index(a.position.index.as_deref())?;
-            let index = open(&bytes, &label)?;
-            let (position, depth) = a.position.position()?;
+            let (bytes, label) = explore::load(a.position.index.as_deref())?;
+            let explorer = Explorer::open(&bytes, label)?;
+            let (at, depth) = a.position.position()?;
             let q = SearchRequest {
-                position,
+                at,
                 swap: a.swap,
                 filter: a.filter.filter(),
             };
-            print_answer(if a.json {
-                api::search(&index, &q).map(|v| {
-                    if v["total"] == 0 {
-                        note_depth(&index, depth);
-                    }
-                    v.to_string()
-                })
-            } else {
-                api::search_next(&index, &q).map(|(played, next)| {
-                    if next.total() == 0 {
-                        note_depth(&index, depth);
-                    }
-                    let board = text::board(&played.board, next.classes(), a.marks);
-                    let table = text::table(&next, a.marks, 40);
-                    format!("{board}{}", table.trim_end())
-                })
-            })
+            print_answer(explorer.search(&q).map(|answer| {
+                if answer.total == 0 {
+                    note_depth(&explorer, depth);
+                }
+                if a.json {
+                    json::to_line(&answer)
+                } else {
+                    text::search(&answer, a.marks, 40, None)
+                        .trim_end()
+                        .to_owned()
+                }
+            }))
         }
         Command::Games(a) => {
-            let (bytes, label) = load_index(a.position.index.as_deref())?;
-            let index = open(&bytes, &label)?;
+            let (bytes, label) = explore::load(a.position.index.as_deref())?;
+            let explorer = Explorer::open(&bytes, label)?;
+            let page = Page {
+                limit: a.limit,
+                offset: a.offset,
+            };
             if let Some(rows) = &a.pattern {
                 let req = match PatternRequest::parse(rows, a.area.as_deref(), a.fixed_color) {
                     Ok(r) => PatternRequest {
-                        filter: GameFilter::from(&a.filter.filter()),
+                        filter: a.filter.filter(),
                         ..r
                     },
                     Err(e) => return Ok(usage_error(e)),
                 };
-                let pidx = index.pattern();
-                let page = Page {
-                    limit: a.limit,
-                    offset: a.offset,
-                };
+                let answer = explorer.pattern_games(&req, page);
                 if a.json {
-                    let v = pattern::games_json(&index, pidx, &req, page);
-                    print_stdout(&format!("{v}\n"))?;
+                    print_stdout(&format!("{}\n", json::to_line(&answer)))?;
                 } else {
-                    let (list, matching) = pattern::search::games_with_hits(
-                        &index,
-                        pidx,
-                        &req,
-                        page.offset,
-                        page.limit,
-                    );
-                    print_stdout(&pattern::text::games(&index, &list, matching))?;
+                    print_stdout(&text::pattern_games(&answer))?;
                 }
                 return Ok(ExitCode::SUCCESS);
             }
-            let (position, depth) = a.position.position()?;
+            let (at, depth) = a.position.position()?;
             let q = GamesRequest {
-                position,
+                at,
                 swap: a.swap,
                 filter: a.filter.filter(),
                 sort: a.sort,
-                limit: a.limit,
-                offset: a.offset,
+                page,
             };
-            print_answer(if a.json {
-                api::games(&index, &q).map(|v| {
-                    if v["matching"] == 0 {
-                        note_depth(&index, depth);
-                    }
-                    v.to_string()
-                })
-            } else {
-                api::game_list(&index, &q).map(|l| {
-                    if l.matching == 0 {
-                        note_depth(&index, depth);
-                    }
-                    text::games(&index, &l).trim_end().to_owned()
-                })
-            })
+            print_answer(explorer.games(&q).map(|answer| {
+                if answer.matching == 0 {
+                    note_depth(&explorer, depth);
+                }
+                if a.json {
+                    json::to_line(&answer)
+                } else {
+                    text::games(&answer, false).trim_end().to_owned()
+                }
+            }))
         }
         Command::Game { index, id, sgf } => {
-            let (bytes, label) = load_index(index.as_deref())?;
-            let index = open(&bytes, &label)?;
+            let (bytes, label) = explore::load(index.as_deref())?;
+            let explorer = Explorer::open(&bytes, label)?;
             print_answer(if sgf {
-                api::game_sgf(&index, id).map(|t| t.trim_end().to_owned())
+                explorer.game_sgf(id).map(|t| t.trim_end().to_owned())
             } else {
-                api::game(&index, id).map(|r| api::to_text(&r))
+                explorer.game(id).map(|r| json::to_line(&r))
             })
         }
         Command::Serve { index, addr, book } => {
-            let (bytes, label) = load_index(index.as_deref())?;
-            let mut backend = IndexBackend::new(bytes, label.clone())?;
+            let (bytes, label) = explore::load(index.as_deref())?;
+            let mut explorer = Explorer::open(explore::keep(bytes), label.clone())?;
             if let Some(book) = book {
                 let bytes = open_index_file(&book)?;
-                backend = backend.with_predictor(bytes, &book.display().to_string())?;
+                explorer =
+                    explorer.with_predictor(explore::keep(bytes), &book.display().to_string())?;
             }
-            let games = backend.index().game_count();
+            let games = explorer.game_count();
             if !kifudex::web::is_loopback(&addr) {
                 eprintln!(
                     "kifudex: warning: listening on {addr}, not on loopback: other machines can reach the board"
                 );
             }
-            let backend = std::sync::Arc::new(backend);
+            let explorer = std::sync::Arc::new(explorer);
             let server =
-                kifudex::web::RunningServer::start(addr, backend, kifudex::web::Limits::default())
+                kifudex::web::RunningServer::start(addr, explorer, kifudex::web::Limits::default())
                     .with_context(|| format!("cannot listen on {addr}"))?;
             eprintln!(
                 "kifudex: serving {label} ({games} games) at http://{}/ (Ctrl-C stops)",
@@ -719,21 +676,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Pattern(a) => pattern_command(a),
         Command::Shell { index, predictor } => {
-            let (bytes, label) = load_index(index.as_deref())?;
-            open(&bytes, &label)?;
+            let (bytes, label) = explore::load(index.as_deref())?;
+            Explorer::open(&bytes, label.clone())?;
             let source = match index {
                 Some(path) => kifudex::shell::IndexSource::File(path),
                 None => kifudex::shell::IndexSource::Memory(kifudex::sample::sample_sources()?),
             };
-            let book = predictor.as_deref().map(open_index_file).transpose()?;
-            let table = match (&book, &predictor) {
-                (Some(bytes), Some(path)) => Some(kifudex::predict::suggest::book_predictor(
-                    bytes,
-                    &path.display().to_string(),
-                )?),
-                _ => None,
+            let book = match &predictor {
+                Some(path) => Some((open_index_file(path)?, path.display().to_string())),
+                None => None,
             };
-            kifudex::shell::run(source, bytes, &label, table.as_ref())?;
+            let book = book.as_ref().map(|(b, name)| (&b[..], name.as_str()));
+            kifudex::shell::run(source, bytes, &label, book)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Hints { index, leds } => {
@@ -842,7 +796,7 @@ fn usage_error(e: anyhow::Error) -> ExitCode {
 }
 
 fn pattern_command(a: PatternArgs) -> Result<ExitCode> {
-    use std::time::{Duration, Instant};
+    use std::time::Instant;
     if let Some(t) = a.threads {
         rayon::ThreadPoolBuilder::new()
             .num_threads(t)
@@ -860,109 +814,53 @@ fn pattern_command(a: PatternArgs) -> Result<ExitCode> {
     };
     let req = match req {
         Ok(r) => PatternRequest {
-            filter: GameFilter::from(&a.filter.filter()),
+            filter: a.filter.filter(),
             by_year: a.by_year,
             ..r
         },
         Err(e) => return Ok(usage_error(e)),
     };
     let t0 = Instant::now();
-    let (bytes, label) = load_index(a.index.as_deref())?;
-    let index = open(&bytes, &label)?;
+    let (bytes, label) = explore::load(a.index.as_deref())?;
+    let explorer = Explorer::open(&bytes, label)?;
     let t_open = t0.elapsed();
-    let pidx = index.pattern();
     if let Some(dest) = &a.export {
-        let n = pattern::export::export_games(&index, pidx, &req, dest)?;
+        let n = explorer.export_pattern_games(&req, dest)?;
         print_stdout(&format!("{n} games written to {}\n", dest.display()))?;
         return Ok(ExitCode::SUCCESS);
     }
-    let q = req.query();
-    let mut times: Vec<Duration> = Vec::new();
-    let mut report = None;
-    let cpu0 = cpu_time();
-    for _ in 0..a.repeat.max(1) {
-        let t = Instant::now();
-        report = Some(pattern::search(&index, pidx, &req));
-        times.push(t.elapsed());
-    }
-    let cpu = cpu0.zip(cpu_time()).map(|(a, b)| b.saturating_sub(a));
-    let report = report.context("no search")?;
+    let (counts, timings) = if a.timings {
+        let (counts, timings) = explorer.pattern_timed(&req, a.repeat);
+        (Some(counts), Some(timings))
+    } else {
+        (None, None)
+    };
     let out = if a.hits {
-        let list = pattern::search::hits_page(
-            &index,
-            pidx,
-            &req,
-            Page {
-                limit: a.limit,
-                offset: a.offset,
-            },
-        );
+        let page = Page {
+            limit: a.limit,
+            offset: a.offset,
+        };
+        let answer = explorer.pattern_hits(&req, page);
         if a.json {
-            format!("{}\n", pattern::json::hits(&index, &q, &report, &list))
+            format!("{}\n", json::to_line(&answer))
         } else {
-            let mut s = format!("{} hits in {} games\n", report.hits, report.games);
-            for (g, h) in &list {
-                s += &pattern::text::hit(&index, &q, *g, h);
-                s.push('\n');
+            text::hits(&answer)
+        }
+    } else {
+        let answer = counts.unwrap_or_else(|| explorer.pattern(&req));
+        if a.json {
+            format!("{}\n", json::to_line(&answer))
+        } else {
+            let mut s = text::pattern(&answer, a.marks, 40);
+            if a.by_year {
+                s += &text::pattern_years(&answer, 6);
             }
             s
         }
-    } else if a.json {
-        format!("{}\n", pattern::json::report(&q, &report))
-    } else {
-        let mut s = pattern::text::report(&q, &report, a.marks, 40);
-        if a.by_year {
-            s += &pattern::text::years(&q, &report, 6);
-        }
-        s
     };
     print_stdout(&out)?;
-    if a.timings {
-        times.sort();
-        let ms = |d: Duration| d.as_secs_f64() * 1e3;
-        let games = index.game_count().max(1) as f64;
-        eprintln!("open index:    {:9.3} ms", ms(t_open));
-        let h = &index.header().pattern;
-        let len = h.blocks.len + h.corners.len + h.removals.len + h.removal_starts.len;
-        eprintln!(
-            "pattern data:  in the index ({} bytes, {:.1} bytes/game: blocks {}, corner logs {}, \
-             removals {} ({} stones) and their starts {}; {} threads)",
-            len,
-            len as f64 / games,
-            h.blocks.len,
-            h.corners.len,
-            h.removals.len,
-            h.removals.count,
-            h.removal_starts.len,
-            rayon::current_num_threads()
-        );
-        eprintln!(
-            "search:        {:9.3} ms  median of {} (min {:.3}, max {:.3}), {} variants",
-            ms(times[times.len() / 2]),
-            times.len(),
-            ms(times[0]),
-            ms(times[times.len() - 1]),
-            q.variants().len()
-        );
-        if let Some(cpu) = cpu {
-            eprintln!(
-                "search CPU:    {:9.3} ms  per search, all threads (the mean of {})",
-                ms(cpu) / times.len() as f64,
-                times.len()
-            );
-        }
+    if let Some(t) = timings {
+        eprint!("{}", text::pattern_timings(t_open, &t));
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The CPU time of every thread of this process so far (Linux: the run times of
-/// `/proc/self/task/*/schedstat`, in nanoseconds; `None` elsewhere). Less sensitive to a
-/// busy machine than the wall clock: the time others run is not counted.
-fn cpu_time() -> Option<std::time::Duration> {
-    let mut ns = 0u64;
-    for task in std::fs::read_dir("/proc/self/task").ok()? {
-        let stat = std::fs::read_to_string(task.ok()?.path().join("schedstat")).ok()?;
-        ns += stat.split_whitespace().next()?.parse::<u64>().ok()?;
-    }
-    Some(std::time::Duration::from_nanos(ns))
 }

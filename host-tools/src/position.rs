@@ -1,5 +1,5 @@
 //! Query positions as a user states them beside a moves list (which
-//! [`crate::api::set_up`] plays, through the core's `parse_moves`): the position of an SGF
+//! [`crate::explore::position::set_up`] plays, through the core's `parse_moves`): the position of an SGF
 //! record's main line after N moves, setup and handicap stones included ([`from_sgf`],
 //! [`from_sgf_file`]), as setup lists for a query ([`setup_lists`]); board sizes as `19` or
 //! `19x9` ([`parse_size`]); and what to say when an index's `--max-moves` cuts a position

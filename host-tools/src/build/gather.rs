@@ -548,7 +548,7 @@ fn progress_bar(enabled: bool, len: u64) -> Option<indicatif::ProgressBar> {
             let _ = write!(
                 w,
                 "{} files/s",
-                crate::present::numbers::rate(state.per_sec())
+                crate::print::numbers::rate(state.per_sec())
             );
         };
         bar.set_style(style.with_key("rate", rate).progress_chars("=> "));

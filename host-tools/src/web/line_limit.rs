@@ -63,10 +63,11 @@ impl<T> LineLimit<T> {
 }
 
 fn refusal(limit: usize) -> Vec<u8> {
-    let body = serde_json::json!({
-        "error": format!("the request line is longer than {limit} bytes")
-    })
-    .to_string();
+    let body = super::ApiError::new(
+        super::ErrorKind::UriTooLong,
+        format!("the request line is longer than {limit} bytes"),
+    )
+    .to_json();
     format!(
         "HTTP/1.1 414 URI Too Long\r\ncontent-type: application/json\r\ncontent-length: {}\r\nx-content-type-options: nosniff\r\nconnection: close\r\n\r\n{body}",
         body.len()

@@ -2,10 +2,11 @@
 //! list and the replay board in the browser, over a JSON API.
 //!
 //! This module knows HTTP, not Go: the page and its assets (embedded in the binary), the
-//! routes, the parameters' syntax ([`request`]) and the limits every request is held to
-//! ([`Limits`]). What the answers hold comes from a [`Backend`], which the `kifudex` library
-//! implements over an index with the same functions as its command line, so that
-//! `/api/search` and `kifudex search --json` print one and the same object.
+//! routes, the parameters' syntax ([`request`]: query strings read into the explorer's
+//! requests) and the limits every request is held to ([`Limits`]). Every answer comes from
+//! the explorer ([`crate::explore::Explorer`]), printed by the JSON printer, the same calls
+//! as the command line's, so that `/api/search` and `kifudex search --json` print one and
+//! the same object.
 //!
 //! The server is read-only, serves only its embedded assets and the API, answers a bad
 //! request with a 4xx status and `{"error": "..."}`, and listens on loopback unless told
@@ -17,60 +18,10 @@ mod line_limit;
 pub mod request;
 mod server;
 
-use serde_json::{Map, Value};
+use crate::explore::answer::Refusal;
+use crate::explore::ExploreError;
 
-pub use request::{
-    Filter, GamesRequest, PatternGamesRequest, PatternSearch, Position, SearchRequest, Side, Sort,
-    SortKey, YearsRequest,
-};
 pub use server::{is_loopback, router, Limits, RunningServer, Server};
-
-/// What the API answers with: the `kifudex` library implements it over an index.
-///
-/// Each method is called on a blocking thread (the answers are computed, not awaited) and
-/// returns the answer's JSON text (the SGF text for [`Backend::game_sgf`]) or an
-/// [`ApiError`]; none may panic on any input.
-pub trait Backend: Send + Sync + 'static {
-    /// `GET /api/info`: what is served (the index's name and game count).
-    fn info(&self) -> String;
-
-    /// `GET /api/position`: the position itself, as the core's rules make it: the stones
-    /// after the setup and moves, each move's captures, the side to move, the ko point.
-    /// An illegal move is an error naming its number, the move and the reason. The page
-    /// learns every position from here: it has no rules of its own.
-    fn position(&self, q: &Position) -> Result<String, ApiError>;
-
-    /// `GET /api/search`: the object `kifudex search --json` prints for the same query.
-    fn search(&self, q: &SearchRequest) -> Result<String, ApiError>;
-
-    /// `GET /api/games`: the object `kifudex games --json` prints for the same query.
-    fn games(&self, q: &GamesRequest) -> Result<String, ApiError>;
-
-    /// `GET /api/years`: the top next moves' counts year by year.
-    fn years(&self, q: &YearsRequest) -> Result<String, ApiError>;
-
-    /// `GET /api/game/ID`: one stored game (information, setup, moves with their captures).
-    fn game(&self, id: u32) -> Result<String, ApiError>;
-
-    /// `GET /api/game/ID.sgf`: one stored game as SGF.
-    fn game_sgf(&self, id: u32) -> Result<String, ApiError>;
-
-    /// `GET /api/pattern`: the object `kifudex pattern --json` prints for the same query
-    /// (with `by_year`, as `--by-year` prints it).
-    fn pattern(&self, q: &PatternSearch) -> Result<String, ApiError>;
-
-    /// `GET /api/pattern/games`: the object `kifudex games --pattern --json` prints.
-    fn pattern_games(&self, q: &PatternGamesRequest) -> Result<String, ApiError>;
-
-    /// `GET /api/predict`: the move predictor's guesses for the side to move in the
-    /// position (for positions the index has no next move for), as `kifudex hints` answers
-    /// `guess` from a book with a predictor; a 404 when the server has no predictor.
-    fn predict(&self, q: &Position) -> Result<String, ApiError>;
-
-    /// `GET /api/sgf?sgf=TEXT`: a game record pasted or dropped on the page, read with the
-    /// project's SGF reader: its first game, in the shape of [`Backend::game`].
-    fn sgf(&self, text: &str) -> Result<String, ApiError>;
-}
 
 /// The kind of a refused request, which gives its HTTP status.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -87,7 +38,7 @@ pub enum ErrorKind {
     UriTooLong,
     /// 503: the answer took longer than [`Limits::request_timeout`].
     Timeout,
-    /// 500: a bug (a backend call that panicked); no input is meant to get here.
+    /// 500: a bug (an answer that panicked); no input is meant to get here.
     Internal,
 }
 
@@ -106,18 +57,15 @@ impl ErrorKind {
     }
 }
 
-/// A refused request: its kind, a message for the user, and optional extra fields for the
-/// page (an illegal move's number and reason). Answered as
-/// `{"error": message, ...fields}`.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error("{message}")]
+/// A refused request: its kind and its answer, `{"error": message}` (with an illegal
+/// move's number, move, colour and reason).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", answer.error)]
 pub struct ApiError {
     /// What kind of refusal (the status).
     pub kind: ErrorKind,
-    /// The reason, one line.
-    pub message: String,
-    /// More fields of the answer's object.
-    pub fields: Map<String, Value>,
+    /// The answer's object.
+    pub answer: Refusal,
 }
 
 impl ApiError {
@@ -125,8 +73,10 @@ impl ApiError {
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> ApiError {
         ApiError {
             kind,
-            message: message.into(),
-            fields: Map::new(),
+            answer: Refusal {
+                error: message.into(),
+                illegal: None,
+            },
         }
     }
 
@@ -140,19 +90,33 @@ impl ApiError {
         ApiError::new(ErrorKind::NotFound, message)
     }
 
-    /// Adds a field to the answer's object.
-    pub fn with(mut self, name: &str, value: impl Into<Value>) -> ApiError {
-        self.fields.insert(name.to_owned(), value.into());
-        self
+    /// The reason, one line.
+    pub fn message(&self) -> &str {
+        &self.answer.error
     }
 
-    /// The answer's object: `{"error": message, ...fields}`.
-    pub fn to_json(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("error".into(), Value::String(self.message.clone()));
-        for (k, v) in &self.fields {
-            m.insert(k.clone(), v.clone());
+    /// The answer's JSON text.
+    pub fn to_json(&self) -> String {
+        crate::print::json::to_line(&self.answer)
+    }
+}
+
+/// The explorer's refusals: a 404 for what is not there (with how to give the server a
+/// predictor), else a 400.
+impl From<ExploreError> for ApiError {
+    fn from(e: ExploreError) -> ApiError {
+        match e {
+            ExploreError::NoPredictor => ApiError::not_found(
+                "no move predictor (kifudex serve --book BOOK, a book built with --predictor)",
+            ),
+            e if e.is_not_found() => ApiError {
+                kind: ErrorKind::NotFound,
+                answer: e.refusal(),
+            },
+            e => ApiError {
+                kind: ErrorKind::BadRequest,
+                answer: e.refusal(),
+            },
         }
-        Value::Object(m)
     }
 }

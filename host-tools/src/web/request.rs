@@ -1,219 +1,57 @@
-//! The API's requests: query strings read into typed values.
+//! The API's requests: query strings read into the explorer's requests
+//! ([`crate::explore::request`]).
 //!
 //! This layer knows the parameters' syntax (numbers, `B`/`W`, flags), not Go: points and
-//! moves stay text for the [`super::Backend`], which reads them with the same functions as
-//! the command line. Every parameter is checked: an unknown or repeated name, a malformed
-//! value or an out-of-range number is a [`ApiError::bad_request`] naming it.
+//! moves stay text for the explorer, which reads them as the command line's; a pattern's
+//! rows and area are read as `kifudex pattern` reads them. Every parameter is checked: an
+//! unknown or repeated name, a malformed value or an out-of-range number is a
+//! [`ApiError::bad_request`] naming it.
+
+use kifudex_core::Color;
 
 use super::ApiError;
+use crate::explore::request::{
+    At, GameFilter, GamesRequest, Page, PatternRequest, Position, SearchRequest, Sort, YearsRequest,
+};
 
 /// A side, as the API writes it (`B` or `W`).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Side {
-    /// Black (`B`).
-    Black,
-    /// White (`W`).
-    White,
-}
-
-impl Side {
-    fn parse(name: &str, v: &str) -> Result<Side, ApiError> {
-        match v {
-            "B" | "b" => Ok(Side::Black),
-            "W" | "w" => Ok(Side::White),
-            _ => Err(ApiError::bad_request(format!(
-                "{name}: expected B or W, not {v:?}"
-            ))),
-        }
+fn side(name: &str, v: &str) -> Result<Color, ApiError> {
+    match v {
+        "B" | "b" => Ok(Color::Black),
+        "W" | "w" => Ok(Color::White),
+        _ => Err(ApiError::bad_request(format!(
+            "{name}: expected B or W, not {v:?}"
+        ))),
     }
-}
-
-/// A position on a board: setup stones, then moves played from it.
-///
-/// `moves=pd,dp,pp` alone is the SPEC's query: moves from the empty 19x19 board, Black
-/// first, colours alternating. Setup mode adds `ab=` and `aw=` (black and white stones put
-/// on the board first, comma-separated SGF points, as SGF's `AB`/`AW`) and `to_move=B|W`
-/// (who plays the first of `moves`, and who is to move when there are none).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Position {
-    /// Board size (`size=`, square, 1 to 19; default 19): its width.
-    pub size: u8,
-    /// The height of a rectangular board (`None`: square).
-    pub height: Option<u8>,
-    /// Black setup stones (`ab=`), comma-separated points.
-    pub black: String,
-    /// White setup stones (`aw=`), comma-separated points.
-    pub white: String,
-    /// The side to move first (`to_move=`); `None`: Black.
-    pub to_move: Option<Side>,
-    /// The moves (`moves=`), comma-separated points or `pass`.
-    pub moves: String,
-}
-
-impl Default for Position {
-    fn default() -> Self {
-        Position {
-            size: 19,
-            height: None,
-            black: String::new(),
-            white: String::new(),
-            to_move: None,
-            moves: String::new(),
-        }
-    }
-}
-
-/// Which games count (`year_from`, `year_to`, `player`, `handicap`, `winner`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Filter {
-    /// Only games from this year on.
-    pub year_from: Option<u16>,
-    /// Only games up to this year.
-    pub year_to: Option<u16>,
-    /// Only games with a player whose name contains this (case-insensitive).
-    pub player: Option<String>,
-    /// Only games with this many handicap stones (0: even games).
-    pub handicap: Option<u8>,
-    /// Only games won by this side.
-    pub winner: Option<Side>,
-}
-
-impl Filter {
-    /// Whether the filter keeps every game.
-    pub fn is_empty(&self) -> bool {
-        *self == Filter::default()
-    }
-}
-
-/// `GET /api/search`: next moves of a position.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SearchRequest {
-    /// The position.
-    pub position: Position,
-    /// Also count the colour-exchanged position (`swap=1`).
-    pub swap: bool,
-    /// Which games count.
-    pub filter: Filter,
-}
-
-/// The orders a game list can be sorted in (`sort=`; a leading `-` reverses).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum SortKey {
-    /// The index's order: newest game first (the default).
-    Newest,
-    /// Date.
-    Date,
-    /// Black's name.
-    Black,
-    /// White's name.
-    White,
-    /// Result text.
-    Result,
-    /// Event.
-    Event,
-    /// The move where the position occurred.
-    Move,
-}
-
-/// A sort order: the key and whether it is reversed.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Sort {
-    /// What is compared.
-    pub key: SortKey,
-    /// Descending instead of ascending.
-    pub descending: bool,
-}
-
-impl Default for Sort {
-    fn default() -> Self {
-        Sort {
-            key: SortKey::Newest,
-            descending: false,
-        }
-    }
-}
-
-impl Sort {
-    /// Reads `date`, `-date`, `black`, `white`, `result`, `event`, `move`, `newest`.
-    pub fn parse(v: &str) -> Option<Sort> {
-        let (descending, name) = match v.strip_prefix('-') {
-            Some(rest) => (true, rest),
-            None => (false, v),
-        };
-        let key = match name {
-            "newest" => SortKey::Newest,
-            "date" => SortKey::Date,
-            "black" => SortKey::Black,
-            "white" => SortKey::White,
-            "result" => SortKey::Result,
-            "event" => SortKey::Event,
-            "move" => SortKey::Move,
-            _ => return None,
-        };
-        Some(Sort { key, descending })
-    }
-}
-
-/// `GET /api/games`: the games that reached a position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GamesRequest {
-    /// The position.
-    pub position: Position,
-    /// Also list the games that reached the colour-exchanged position (`swap=1`).
-    pub swap: bool,
-    /// Which games.
-    pub filter: Filter,
-    /// Order.
-    pub sort: Sort,
-    /// At most this many (`limit=`, default 100, at most [`MAX_LIMIT`]).
-    pub limit: usize,
-    /// Skip this many first (`offset=`).
-    pub offset: usize,
 }
 
 /// The largest page of games one request may ask for.
 pub const MAX_LIMIT: usize = 1000;
 
-/// `GET /api/years`: the popularity of the top next moves, year by year.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct YearsRequest {
-    /// The search whose top next moves are followed.
-    pub search: SearchRequest,
-    /// How many of the top next moves (`top=`, 1 to 10, default 5).
-    pub top: usize,
-}
-
-/// `GET /api/pattern`: a wildcard pattern search (the SPEC's "Pattern search"), with the
-/// parameters of `kifudex pattern`: `pattern=ROWS`, `area=L,T,R,B`, `fixed_color=1`, the
-/// filters, and `by_year=1` for the date profile. The rows and the area stay text for the
-/// [`super::Backend`], which reads them as the command line does.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PatternSearch {
-    /// The pattern's rows, top to bottom, separated by `/` (`pattern=`).
-    pub pattern: String,
-    /// The allowed placements of the pattern's top-left cell (`area=L,T,R,B`); `None`:
-    /// everywhere on the board.
-    pub area: Option<String>,
-    /// Search the colours only as given (`fixed_color=1`).
-    pub fixed_color: bool,
-    /// Which games.
-    pub filter: Filter,
-    /// Also count hits and continuations by year (`by_year=1`).
-    pub by_year: bool,
-}
-
 /// The longest `pattern=` (19 rows of 19 cells and their 18 separators).
 pub const MAX_PATTERN: usize = 19 * 19 + 18;
 
-/// `GET /api/pattern/games`: the games with hits of a pattern, as `kifudex games --pattern`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PatternGamesRequest {
-    /// The pattern search (`by_year` is not used).
-    pub search: PatternSearch,
-    /// At most this many (`limit=`, default 100, at most [`MAX_LIMIT`]).
-    pub limit: usize,
-    /// Skip this many first (`offset=`).
-    pub offset: usize,
+/// A pattern query's text, read before the pattern itself (so that a malformed parameter
+/// is named before a malformed pattern).
+struct PatternText {
+    rows: String,
+    area: Option<String>,
+    fixed_color: bool,
+    filter: GameFilter,
+}
+
+impl PatternText {
+    /// The query, its rows and area read as `kifudex pattern` reads `--pattern` and
+    /// `--area`.
+    fn request(self, by_year: bool) -> Result<PatternRequest, ApiError> {
+        let req = PatternRequest::parse(&self.rows, self.area.as_deref(), self.fixed_color)
+            .map_err(|e| ApiError::bad_request(format!("{e:#}")))?;
+        Ok(PatternRequest {
+            filter: self.filter,
+            by_year,
+            ..req
+        })
+    }
 }
 
 /// A query string's parameters, each readable once.
@@ -295,7 +133,7 @@ impl Params {
         let to_move = match self.take("to_move") {
             None => None,
             Some(v) if v.is_empty() => None,
-            Some(v) => Some(Side::parse("to_move", &v)?),
+            Some(v) => Some(side("to_move", &v)?),
         };
         Ok(Position {
             size,
@@ -307,7 +145,7 @@ impl Params {
         })
     }
 
-    fn filter(&mut self) -> Result<Filter, ApiError> {
+    fn filter(&mut self) -> Result<GameFilter, ApiError> {
         let player = self.take("player").filter(|p| !p.trim().is_empty());
         if player.as_ref().is_some_and(|p| p.chars().count() > 100) {
             return Err(ApiError::bad_request("player: at most 100 characters"));
@@ -315,9 +153,9 @@ impl Params {
         let winner = match self.take("winner") {
             None => None,
             Some(v) if v.is_empty() => None,
-            Some(v) => Some(Side::parse("winner", &v)?),
+            Some(v) => Some(side("winner", &v)?),
         };
-        Ok(Filter {
+        Ok(GameFilter {
             year_from: self.number("year_from", 0..=9999)?,
             year_to: self.number("year_to", 0..=9999)?,
             player: player.map(|p| p.trim().to_owned()),
@@ -328,13 +166,13 @@ impl Params {
 
     fn search(&mut self) -> Result<SearchRequest, ApiError> {
         Ok(SearchRequest {
-            position: self.position()?,
+            at: At::Stated(self.position()?),
             swap: self.flag("swap")?,
             filter: self.filter()?,
         })
     }
 
-    fn pattern(&mut self) -> Result<PatternSearch, ApiError> {
+    fn pattern(&mut self) -> Result<PatternText, ApiError> {
         let pattern = self
             .take("pattern")
             .filter(|p| !p.is_empty())
@@ -348,23 +186,22 @@ impl Params {
         if area.as_ref().is_some_and(|a| a.len() > 20) {
             return Err(ApiError::bad_request("area: expected L,T,R,B"));
         }
-        Ok(PatternSearch {
-            pattern,
+        Ok(PatternText {
+            rows: pattern,
             area,
             fixed_color: self.flag("fixed_color")?,
             filter: self.filter()?,
-            by_year: false,
         })
     }
 
-    fn page(&mut self) -> Result<(usize, usize), ApiError> {
+    fn page(&mut self) -> Result<Page, ApiError> {
         let limit = self
             .number::<usize>("limit", 0..=MAX_LIMIT as u64)?
             .unwrap_or(100);
         let offset = self
             .number::<usize>("offset", 0..=u32::MAX as u64)?
             .unwrap_or(0);
-        Ok((limit, offset))
+        Ok(Page { limit, offset })
     }
 
     /// Ends reading: a parameter nobody read is an error.
@@ -405,14 +242,13 @@ pub fn games(query: &str) -> Result<GamesRequest, ApiError> {
             ))
         })?,
     };
-    let (limit, offset) = p.page()?;
+    let page = p.page()?;
     p.finish(GamesRequest {
-        position,
+        at: At::Stated(position),
         swap,
         filter,
         sort,
-        limit,
-        offset,
+        page,
     })
 }
 
@@ -424,24 +260,21 @@ pub fn years(query: &str) -> Result<YearsRequest, ApiError> {
     p.finish(YearsRequest { search, top })
 }
 
-/// Reads `/api/pattern`'s query.
-pub fn pattern(query: &str) -> Result<PatternSearch, ApiError> {
+/// Reads `/api/pattern`'s query (`by_year=1` for the date profile).
+pub fn pattern(query: &str) -> Result<PatternRequest, ApiError> {
     let mut p = Params::new(query)?;
-    let mut v = p.pattern()?;
-    v.by_year = p.flag("by_year")?;
-    p.finish(v)
+    let text = p.pattern()?;
+    let by_year = p.flag("by_year")?;
+    p.finish(text)?.request(by_year)
 }
 
-/// Reads `/api/pattern/games`' query.
-pub fn pattern_games(query: &str) -> Result<PatternGamesRequest, ApiError> {
+/// Reads `/api/pattern/games`' query: the pattern query and the page of its games.
+pub fn pattern_games(query: &str) -> Result<(PatternRequest, Page), ApiError> {
     let mut p = Params::new(query)?;
-    let search = p.pattern()?;
-    let (limit, offset) = p.page()?;
-    p.finish(PatternGamesRequest {
-        search,
-        limit,
-        offset,
-    })
+    let text = p.pattern()?;
+    let page = p.page()?;
+    let text = p.finish(text)?;
+    Ok((text.request(false)?, page))
 }
 
 /// Reads `/api/sgf`'s query: the record's text (`sgf=`).
@@ -480,12 +313,20 @@ pub fn game_id(segment: &str) -> Result<(u32, bool), ApiError> {
 mod tests {
     use super::*;
 
+    /// The position of a request as stated.
+    fn stated(at: &At) -> &Position {
+        match at {
+            At::Stated(p) => p,
+            At::Board(_) => panic!("a query string states its position"),
+        }
+    }
+
     #[test]
     fn the_spec_query_is_moves_alone() {
         let s = search("moves=pd,dp,pp").unwrap();
-        assert_eq!(s.position.moves, "pd,dp,pp");
-        assert_eq!(s.position.size, 19);
-        assert!(!s.swap && s.filter.is_empty());
+        assert_eq!(stated(&s.at).moves, "pd,dp,pp");
+        assert_eq!(stated(&s.at).size, 19);
+        assert!(!s.swap && s.filter.keeps_all());
         let s = search("").unwrap();
         assert_eq!(s, SearchRequest::default());
     }
@@ -496,23 +337,24 @@ mod tests {
             "ab=pd%2Cdp&aw=dd&to_move=W&moves=pp&swap=1&year_from=2015&year_to=2020&player=Ke+Jie&winner=B&handicap=0",
         )
         .unwrap();
-        assert_eq!(s.position.black, "pd,dp");
-        assert_eq!(s.position.white, "dd");
-        assert_eq!(s.position.to_move, Some(Side::White));
+        let p = stated(&s.at);
+        assert_eq!(p.black, "pd,dp");
+        assert_eq!(p.white, "dd");
+        assert_eq!(p.to_move, Some(Color::White));
         assert!(s.swap);
         assert_eq!(s.filter.player.as_deref(), Some("Ke Jie"));
         assert_eq!(s.filter.year_from, Some(2015));
-        assert_eq!(s.filter.winner, Some(Side::Black));
+        assert_eq!(s.filter.winner, Some(Color::Black));
         let g = games("moves=pd&limit=10&offset=20&sort=-date").unwrap();
-        assert_eq!((g.limit, g.offset), (10, 20));
         assert_eq!(
-            g.sort,
-            Sort {
-                key: SortKey::Date,
-                descending: true
+            g.page,
+            Page {
+                limit: 10,
+                offset: 20
             }
         );
-        assert_eq!(games("").unwrap().limit, 100);
+        assert_eq!(g.sort, Sort::parse("-date").unwrap());
+        assert_eq!(games("").unwrap().page, Page::first(100));
     }
 
     #[test]
@@ -529,7 +371,7 @@ mod tests {
             ("sort=elo", "sort"),
         ] {
             let e = games(q).unwrap_err();
-            assert!(e.message.contains(word), "{q}: {}", e.message);
+            assert!(e.message().contains(word), "{q}: {}", e.message());
         }
         assert!(years("top=11").is_err());
         assert!(none("x=1").is_err());
@@ -540,24 +382,32 @@ mod tests {
     fn pattern_parameters() {
         let q = pattern("pattern=..X%2F.O.&area=0,0,0,0&fixed_color=1&year_from=2000&by_year=1")
             .unwrap();
-        assert_eq!(q.pattern, "..X/.O.");
-        assert_eq!(q.area.as_deref(), Some("0,0,0,0"));
+        let want = PatternRequest::parse("..X/.O.", Some("0,0,0,0"), true).unwrap();
+        assert_eq!(q.pattern, want.pattern);
+        assert_eq!(q.area, want.area);
         assert!(q.fixed_color && q.by_year);
         assert_eq!(q.filter.year_from, Some(2000));
-        let g = pattern_games("pattern=X&limit=5&offset=2").unwrap();
-        assert_eq!((g.search.pattern.as_str(), g.limit, g.offset), ("X", 5, 2));
-        assert!(g.search.area.is_none() && !g.search.fixed_color);
+        let (g, page) = pattern_games("pattern=X&limit=5&offset=2").unwrap();
+        assert_eq!(g.pattern.to_string(), "X");
+        assert_eq!((page.limit, page.offset), (5, 2));
+        assert!(g.area == PatternRequest::parse("X", None, false).unwrap().area);
+        assert!(!g.fixed_color && !g.by_year);
         for bad in [
             "",
             "pattern=",
             "pattern=X&by_year=2",
             "pattern=X&moves=pd",
             "pattern=X&area=0,0,0,0,0,0,0,0,0,0,0,0",
+            "pattern=..Y",
+            "pattern=X&area=1,2",
         ] {
             assert!(pattern(bad).is_err(), "{bad}");
         }
         assert!(pattern(&format!("pattern={}", "X".repeat(MAX_PATTERN + 1))).is_err());
         assert!(pattern_games("pattern=X&by_year=1").is_err());
+        // A malformed parameter is named before a malformed pattern.
+        let e = pattern("pattern=..Y&bogus=1").unwrap_err();
+        assert!(e.message().contains("bogus"), "{}", e.message());
     }
 
     #[test]

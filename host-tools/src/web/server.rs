@@ -2,7 +2,8 @@
 //!
 //! Every request passes one guard first: a method other than GET or HEAD gets 405, a
 //! request line longer than [`Limits::max_uri`] 414, a request with a body 413, all with a
-//! JSON error. The API's answers are computed on blocking threads, at most
+//! JSON error. The API's answers (the explorer's, printed by the JSON printer) are computed
+//! on blocking threads, at most
 //! [`Limits::workers`] at a time, each within [`Limits::request_timeout`]. Connections are
 //! accepted up to [`Limits::max_connections`] at once; a client must send its headers
 //! within [`Limits::header_timeout`]; a connection lives at most
@@ -21,12 +22,16 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use serde_json::Value;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
 use super::line_limit::LineLimit;
-use super::{assets, request, ApiError, Backend, ErrorKind};
+use super::{assets, request, ApiError, ErrorKind};
+use crate::explore::Explorer;
+use crate::print::json::to_line;
+
+/// The explorer every request is answered by, held for the life of the process.
+pub type Shared = Arc<Explorer<'static>>;
 
 /// The bounds of every request and connection.
 #[derive(Clone, Debug)]
@@ -70,15 +75,15 @@ pub fn is_loopback(addr: &SocketAddr) -> bool {
 
 #[derive(Clone)]
 struct AppState {
-    backend: Arc<dyn Backend>,
+    explorer: Shared,
     workers: Arc<Semaphore>,
     timeout: Duration,
 }
 
 /// The routes: the page, its assets and the API, behind the guard.
-pub fn router(backend: Arc<dyn Backend>, limits: &Limits) -> Router {
+pub fn router(explorer: Shared, limits: &Limits) -> Router {
     let state = AppState {
-        backend,
+        explorer,
         workers: Arc::new(Semaphore::new(limits.workers.max(1))),
         timeout: limits.request_timeout,
     };
@@ -101,11 +106,6 @@ pub fn router(backend: Arc<dyn Backend>, limits: &Limits) -> Router {
         }))
 }
 
-/// A JSON answer.
-fn json(status: StatusCode, value: &Value) -> Response {
-    json_text(status, value.to_string())
-}
-
 /// A JSON answer already written.
 fn json_text(status: StatusCode, text: String) -> Response {
     (
@@ -123,7 +123,7 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status =
             StatusCode::from_u16(self.kind.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        let mut r = json(status, &self.to_json());
+        let mut r = json_text(status, self.to_json());
         if self.kind == ErrorKind::MethodNotAllowed {
             r.headers_mut()
                 .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
@@ -180,12 +180,12 @@ fn has_body(req: &Request) -> bool {
             .is_some_and(|v| v.as_bytes() != b"0")
 }
 
-/// Runs a backend call on a blocking thread, bounded in concurrency and time.
+/// Runs an explorer call on a blocking thread, bounded in concurrency and time.
 async fn compute<T: Send + 'static>(
     state: &AppState,
-    f: impl FnOnce(&dyn Backend) -> Result<T, ApiError> + Send + 'static,
+    f: impl FnOnce(&Explorer<'static>) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let backend = state.backend.clone();
+    let explorer = state.explorer.clone();
     let workers = state.workers.clone();
     let run = async move {
         let permit = workers
@@ -194,7 +194,7 @@ async fn compute<T: Send + 'static>(
             .map_err(|_| ApiError::new(ErrorKind::Timeout, "the server is stopping"))?;
         let task = tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            f(&*backend)
+            f(&explorer)
         });
         match task.await {
             Ok(r) => r,
@@ -217,9 +217,10 @@ fn query(uri: &Uri) -> &str {
     uri.query().unwrap_or("")
 }
 
+/// Answers with the JSON text an explorer call gives.
 async fn answer(
     state: &AppState,
-    f: impl FnOnce(&dyn Backend) -> Result<String, ApiError> + Send + 'static,
+    f: impl FnOnce(&Explorer<'static>) -> Result<String, ApiError> + Send + 'static,
 ) -> Response {
     match compute(state, f).await {
         Ok(text) => json_text(StatusCode::OK, text),
@@ -229,63 +230,63 @@ async fn answer(
 
 async fn info(State(s): State<AppState>, uri: Uri) -> Response {
     match request::none(query(&uri)) {
-        Ok(()) => answer(&s, |b| Ok(b.info())).await,
+        Ok(()) => answer(&s, |e| Ok(to_line(&e.info()))).await,
         Err(e) => e.into_response(),
     }
 }
 
 async fn position(State(s): State<AppState>, uri: Uri) -> Response {
     match request::position(query(&uri)) {
-        Ok(q) => answer(&s, move |b| b.position(&q)).await,
+        Ok(q) => answer(&s, move |e| Ok(to_line(&e.position(&q)?))).await,
         Err(e) => e.into_response(),
     }
 }
 
 async fn search(State(s): State<AppState>, uri: Uri) -> Response {
     match request::search(query(&uri)) {
-        Ok(q) => answer(&s, move |b| b.search(&q)).await,
+        Ok(q) => answer(&s, move |e| Ok(to_line(&e.search(&q)?))).await,
         Err(e) => e.into_response(),
     }
 }
 
 async fn games(State(s): State<AppState>, uri: Uri) -> Response {
     match request::games(query(&uri)) {
-        Ok(q) => answer(&s, move |b| b.games(&q)).await,
+        Ok(q) => answer(&s, move |e| Ok(to_line(&e.games(&q)?))).await,
         Err(e) => e.into_response(),
     }
 }
 
 async fn years(State(s): State<AppState>, uri: Uri) -> Response {
     match request::years(query(&uri)) {
-        Ok(q) => answer(&s, move |b| b.years(&q)).await,
+        Ok(q) => answer(&s, move |e| Ok(to_line(&e.years(&q)?))).await,
         Err(e) => e.into_response(),
     }
 }
 
 async fn predict(State(s): State<AppState>, uri: Uri) -> Response {
     match request::position(query(&uri)) {
-        Ok(q) => answer(&s, move |b| b.predict(&q)).await,
+        Ok(q) => answer(&s, move |e| Ok(to_line(&e.predict(&q)?))).await,
         Err(e) => e.into_response(),
     }
 }
 
 async fn pattern(State(s): State<AppState>, uri: Uri) -> Response {
     match request::pattern(query(&uri)) {
-        Ok(q) => answer(&s, move |b| b.pattern(&q)).await,
+        Ok(q) => answer(&s, move |e| Ok(to_line(&e.pattern(&q)))).await,
         Err(e) => e.into_response(),
     }
 }
 
 async fn pattern_games(State(s): State<AppState>, uri: Uri) -> Response {
     match request::pattern_games(query(&uri)) {
-        Ok(q) => answer(&s, move |b| b.pattern_games(&q)).await,
+        Ok((q, page)) => answer(&s, move |e| Ok(to_line(&e.pattern_games(&q, page)))).await,
         Err(e) => e.into_response(),
     }
 }
 
 async fn sgf(State(s): State<AppState>, uri: Uri) -> Response {
     match request::sgf_text(query(&uri)) {
-        Ok(text) => answer(&s, move |b| b.sgf(&text)).await,
+        Ok(text) => answer(&s, move |e| Ok(to_line(&e.read_sgf(&text)?))).await,
         Err(e) => e.into_response(),
     }
 }
@@ -298,9 +299,9 @@ async fn game(State(s): State<AppState>, uri: Uri) -> Response {
         Err(e) => return e.into_response(),
     };
     if !as_sgf {
-        return answer(&s, move |b| b.game(id)).await;
+        return answer(&s, move |e| Ok(to_line(&e.game(id)?))).await;
     }
-    match compute(&s, move |b| b.game_sgf(id)).await {
+    match compute(&s, move |e| Ok(e.game_sgf(id)?)).await {
         Ok(text) => (
             StatusCode::OK,
             [
@@ -356,14 +357,14 @@ pub struct Server {
 }
 
 impl Server {
-    /// Binds `addr` (port 0: any free port) for `backend`.
+    /// Binds `addr` (port 0: any free port) to answer with `explorer`.
     pub async fn bind(
         addr: SocketAddr,
-        backend: Arc<dyn Backend>,
+        explorer: Shared,
         limits: Limits,
     ) -> std::io::Result<Server> {
         let listener = TcpListener::bind(addr).await?;
-        let app = router(backend, &limits);
+        let app = router(explorer, &limits);
         Ok(Server {
             listener,
             app,
@@ -437,17 +438,17 @@ pub struct RunningServer {
 }
 
 impl RunningServer {
-    /// Binds `addr` and serves `backend` on a new thread.
+    /// Binds `addr` and answers with `explorer` on a new thread.
     pub fn start(
         addr: SocketAddr,
-        backend: Arc<dyn Backend>,
+        explorer: Shared,
         limits: Limits,
     ) -> std::io::Result<RunningServer> {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(limits.workers.clamp(1, 4))
             .enable_all()
             .build()?;
-        let server = runtime.block_on(Server::bind(addr, backend, limits))?;
+        let server = runtime.block_on(Server::bind(addr, explorer, limits))?;
         let addr = server.local_addr()?;
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let thread = std::thread::Builder::new()

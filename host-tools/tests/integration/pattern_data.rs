@@ -10,8 +10,9 @@
 use std::path::{Path, PathBuf};
 
 use kifudex::build::{build_in_memory, BuildOptions};
+use kifudex::explore::pattern::counts;
 use kifudex::input::collect_sources;
-use kifudex::pattern::{pattern_json, PatternData, PatternRequest};
+use kifudex::pattern::{PatternData, PatternRequest};
 use kifudex_core::format::{align8, Container, Kind};
 use kifudex_core::index::{Index, IndexHeader};
 use kifudex_core::pattern::accel::BLOCK_WORDS;
@@ -128,7 +129,7 @@ fn exercise(index: &Index) {
         ("...", "0,0,18,18"),
     ] {
         let req = PatternRequest::parse(rows, Some(area), false).unwrap();
-        let _ = pattern_json(index, index.pattern(), &req);
+        let _ = counts(index, index.pattern(), &req);
     }
 }
 

@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
 use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
-use kifudex::api::IndexBackend;
+use kifudex::explore::{keep, Explorer};
 use kifudex::web::{Limits, RunningServer};
 use serde_json::{json, Value};
 
@@ -101,10 +101,10 @@ fn fox_pro_server() -> (RunningServer, tempfile::TempDir) {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let backend = IndexBackend::new(std::fs::read(&index).unwrap(), "fox_pro".into()).unwrap();
+    let explorer = Explorer::open(keep(std::fs::read(&index).unwrap()), "fox_pro").unwrap();
     let srv = RunningServer::start(
         "127.0.0.1:0".parse().unwrap(),
-        Arc::new(backend),
+        Arc::new(explorer),
         Limits::default(),
     )
     .unwrap();

@@ -1,6 +1,7 @@
 //! The games holding a pattern, exported as SGF: a folder of files or one `.zip`, each
 //! game written by the project's SGF writer (`crate::sgf::write`, through
-//! [`crate::api::game_sgf`], as the web board serves a game) from the index's stored game.
+//! [`super::record::stored_sgf`], as the web board serves a game) from the index's stored
+//! game.
 //!
 //! The output appears whole or not at all: it is written beside its destination under a
 //! temporary name and renamed at the end (a folder must not exist yet, or be empty); a
@@ -13,7 +14,8 @@ use anyhow::{anyhow, bail, Context, Result};
 use kifudex_core::index::Index;
 use kifudex_core::pattern::PatternIndex;
 
-use super::search::{games_with_hits, PatternRequest};
+use super::record::stored_sgf;
+use crate::pattern::search::{games_with_hits, PatternRequest};
 
 /// How the games are written: one file per game in a folder, or one zip archive.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -65,7 +67,7 @@ pub fn write_games(index: &Index<'_>, ids: &[u32], dest: &Path) -> Result<usize>
         bail!("{name}: the folder {} does not exist", parent.display());
     }
     let games = index.game_count();
-    let sgf = |id: u32| crate::api::game_sgf(index, id).map_err(|e| anyhow!("game {id}: {e}"));
+    let sgf = |id: u32| stored_sgf(index, id).map_err(|e| anyhow!("game {id}: {e}"));
     match ExportKind::of(dest) {
         ExportKind::Zip => {
             if dest.is_dir() {

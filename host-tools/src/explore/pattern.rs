@@ -1,0 +1,193 @@
+//! The explorer's pattern questions, over the scan of `crate::pattern::search`: the counts
+//! (continuations, and the date profile), a page of the hits, a page of the games with
+//! hits, and the time a search takes.
+//!
+//! Each question scans the games once today; one scan per query kept for the next question
+//! about the same [`PatternRequest`] (its key, `by_year` aside) would sit in front of these
+//! functions.
+
+use std::time::{Duration, Instant};
+
+use kifudex_core::index::Index;
+use kifudex_core::pattern::PatternIndex;
+
+use super::answer::{
+    ContinuationEntry, GameEntry, GamesAnswer, HitContinuation, HitEntry, HitsAnswer,
+    PatternAnswer, PatternTimings, YearTotals,
+};
+use crate::games::{result_text, Page};
+use crate::pattern::search::{self, PatternReport, PatternRequest};
+
+/// The answer of a search's report: the classes of continuations with their cells'
+/// equivalents, and the date profile when the search counted by year (and found hits).
+pub fn answer(req: &PatternRequest, r: &PatternReport) -> PatternAnswer {
+    let q = req.query();
+    let by_year = !r.years.is_empty();
+    let continuations = r
+        .stats
+        .classes()
+        .iter()
+        .map(|c| ContinuationEntry {
+            cell: c.cell,
+            equivalent: q.equivalent(c.cell).to_vec(),
+            color: c.color,
+            count: c.counts.count,
+            immediate: c.counts.immediate,
+            tenuki: c.counts.tenuki,
+            black_wins: c.counts.black_wins,
+            white_wins: c.counts.white_wins,
+            by_year: by_year.then(|| {
+                r.years
+                    .iter()
+                    .filter_map(|(y, counts)| {
+                        counts.classes.get(&(c.color, c.cell)).map(|&n| (*y, n))
+                    })
+                    .collect()
+            }),
+        })
+        .collect();
+    PatternAnswer {
+        pattern: req.pattern.clone(),
+        area: q.area(),
+        fixed_color: q.fixed_color(),
+        games: r.games,
+        hits: r.hits,
+        continuations,
+        years: by_year.then(|| {
+            r.years
+                .iter()
+                .map(|(y, c)| {
+                    let totals = YearTotals {
+                        games: c.games,
+                        hits: c.hits,
+                        continuations: c.classes.values().sum(),
+                    };
+                    (*y, totals)
+                })
+                .collect()
+        }),
+    }
+}
+
+/// The counts of `req` over every game.
+pub fn counts(index: &Index<'_>, data: &PatternIndex<'_>, req: &PatternRequest) -> PatternAnswer {
+    answer(req, &search::search(index, data, req))
+}
+
+/// The totals, then the hits of `page` in game and position order, each with its game's
+/// information.
+pub fn hits<'a>(
+    index: &Index<'a>,
+    data: &PatternIndex<'_>,
+    req: &PatternRequest,
+    page: Page,
+) -> HitsAnswer<'a> {
+    let report = search::search(index, data, req);
+    let q = req.query();
+    let list = search::hits_page(index, data, req, page)
+        .into_iter()
+        .map(|(game, h)| {
+            let v = q.variants().get(h.variant as usize);
+            let g = index.game(game);
+            let r = h.region;
+            HitEntry {
+                game,
+                move_number: h.move_number,
+                region: [r.left, r.top, r.right, r.bottom],
+                transform: v.map(|v| v.transform.index()),
+                colors_exchanged: v.map(|v| v.swapped),
+                continuation: h.continuation.map(|c| HitContinuation {
+                    cell: c.cell,
+                    color: c.color,
+                    move_number: c.move_number,
+                    immediate: c.immediate,
+                }),
+                black: g.map(|g| g.black),
+                black_rank: g.map(|g| g.black_rank),
+                white: g.map(|g| g.white),
+                white_rank: g.map(|g| g.white_rank),
+                date: g.map(|g| g.date),
+                event: g.map(|g| g.event),
+                result: g.map(|g| result_text(&g)),
+                file: g.map(|g| g.path),
+                member: g.map(|g| g.member),
+                tree: g.map(|g| g.tree),
+            }
+        })
+        .collect();
+    HitsAnswer {
+        games: report.games,
+        hits: report.hits,
+        list,
+    }
+}
+
+/// The games with hits in `page`, newest first, each with its first hit's position and its
+/// number of hits.
+pub fn games<'a>(
+    index: &Index<'a>,
+    data: &PatternIndex<'_>,
+    req: &PatternRequest,
+    page: Page,
+) -> GamesAnswer<'a> {
+    let (list, matching) = search::games_with_hits(index, data, req, page.offset, page.limit);
+    let games = list
+        .iter()
+        .filter_map(|gh| {
+            let g = index.game(gh.game)?;
+            Some(GameEntry {
+                hits: Some(gh.hits),
+                ..GameEntry::new(&g, gh.first_move_number)
+            })
+        })
+        .collect();
+    GamesAnswer { matching, games }
+}
+
+/// The counts of `req`, searched `repeat` times (at least once), and the time it took.
+pub fn timed(
+    index: &Index<'_>,
+    data: &PatternIndex<'_>,
+    req: &PatternRequest,
+    repeat: usize,
+) -> (PatternAnswer, PatternTimings) {
+    let mut searches: Vec<Duration> = Vec::new();
+    let mut report = None;
+    let cpu0 = cpu_time();
+    for _ in 0..repeat.max(1) {
+        let t = Instant::now();
+        report = Some(search::search(index, data, req));
+        searches.push(t.elapsed());
+    }
+    let cpu = cpu0.zip(cpu_time()).map(|(a, b)| b.saturating_sub(a));
+    searches.sort();
+    let h = &index.header().pattern;
+    let timings = PatternTimings {
+        searches,
+        cpu,
+        variants: req.query().variants().len(),
+        threads: rayon::current_num_threads(),
+        games: index.game_count(),
+        sections: [
+            h.blocks.len,
+            h.corners.len,
+            h.removals.len,
+            h.removal_starts.len,
+        ],
+        removed_stones: h.removals.count,
+    };
+    let report = report.unwrap_or_else(|| search::search(index, data, req));
+    (answer(req, &report), timings)
+}
+
+/// The CPU time of every thread of this process so far (Linux: the run times of
+/// `/proc/self/task/*/schedstat`, in nanoseconds; `None` elsewhere). Less sensitive to a
+/// busy machine than the wall clock: the time others run is not counted.
+fn cpu_time() -> Option<Duration> {
+    let mut ns = 0u64;
+    for task in std::fs::read_dir("/proc/self/task").ok()? {
+        let stat = std::fs::read_to_string(task.ok()?.path().join("schedstat")).ok()?;
+        ns += stat.split_whitespace().next()?.parse::<u64>().ok()?;
+    }
+    Some(Duration::from_nanos(ns))
+}
