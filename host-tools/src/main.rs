@@ -14,7 +14,6 @@ use kifudex::pattern;
 use kifudex::predict::TrainOptions;
 use kifudex::print::{json, text};
 use kifudex::{open_index_file, print_stdout};
-use kifudex_core::index::Index;
 use kifudex_core::notation::parse_moves;
 use kifudex_core::{Color, Size};
 
@@ -526,10 +525,6 @@ fn print_answer(answer: std::result::Result<String, ExploreError>) -> Result<Exi
     }
 }
 
-fn open<'a>(bytes: &'a [u8], label: &str) -> Result<Index<'a>> {
-    Index::open(bytes).map_err(|e| anyhow::anyhow!("{label}: not a valid index: {e}"))
-}
-
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Build(a) => {
@@ -697,26 +692,24 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Shapes(a) => {
             let bytes = open_index_file(&a.index)?;
-            let index = open(&bytes, &a.index.display().to_string())?;
-            let games = kifudex::predict::games::from_index(&index);
+            let explorer = Explorer::open(&bytes, a.index.display().to_string())?;
             let opts = kifudex::shapes::ShapeOptions {
                 top: a.top,
                 opening_moves: a.opening_moves,
                 openings: a.openings,
                 max_moves: a.max_moves,
             };
-            let stats = kifudex::shapes::collect(&games, &opts);
+            let answer = explorer.shapes(&opts);
             if a.json {
-                print_stdout(&format!("{}\n", kifudex::shapes::json(&stats)))?;
+                print_stdout(&format!("{}\n", json::to_line(&answer)))?;
             } else {
-                print_stdout(&kifudex::shapes::text(&stats))?;
+                print_stdout(&text::shapes(&answer))?;
             }
             Ok(ExitCode::SUCCESS)
         }
         Command::Predict(a) => {
             let bytes = open_index_file(&a.index)?;
-            let index = open(&bytes, &a.index.display().to_string())?;
-            let games = kifudex::predict::games::from_index(&index);
+            let explorer = Explorer::open(&bytes, a.index.display().to_string())?;
             let opts = kifudex::predict::TrainOptions {
                 min_count: a.min_count,
                 max_patterns: a.max_patterns,
@@ -726,15 +719,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 hide_per_mille: a.hide,
                 ..Default::default()
             };
-            let e = kifudex::predict::evaluate(&games, a.test_every, &opts, |m| {
+            let e = explorer.evaluate_predictor(a.test_every, &opts, |m| {
                 if !a.quiet {
                     eprintln!("{m}")
                 }
             })?;
             if a.json {
-                print_stdout(&format!("{}\n", kifudex::predict::evaluation_json(&e)))?;
+                print_stdout(&format!("{}\n", json::to_line(&e)))?;
             } else {
-                print_stdout(&kifudex::predict::evaluation_text(&e))?;
+                print_stdout(&text::evaluation(&e))?;
             }
             Ok(ExitCode::SUCCESS)
         }

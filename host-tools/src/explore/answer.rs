@@ -649,3 +649,110 @@ pub struct IllegalMove {
     /// Why (`occupied`, `suicide`, `ko`, `off-board`).
     pub reason: &'static str,
 }
+
+/// One pattern of a shape, seen by the player to move (`kifudex shapes`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ShapeRow {
+    /// Its rows: `X` the player to move, `O` the opponent, `*` the move, `#` off the board.
+    pub rows: Vec<String>,
+    /// The board size it was seen on (`19x19`).
+    pub size: String,
+    /// Moves played at its centre.
+    pub played: u64,
+    /// Empty points where it stood before a move, for the player to move.
+    pub available: u64,
+    /// Its stones.
+    pub stones: u32,
+}
+
+/// The most played patterns of one shape.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ShapeTable {
+    /// The shape (`3x3`, `diamond`, `5x5`).
+    pub shape: &'static str,
+    /// Distinct patterns played.
+    pub distinct: usize,
+    /// The most played, most first.
+    pub top: Vec<ShapeRow>,
+}
+
+/// One opening sequence, in its canonical orientation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OpeningRow {
+    /// The board size (`19x19`).
+    pub size: String,
+    /// The setup stones before the first move.
+    pub setup: SetupEntry,
+    /// The moves.
+    pub moves: Vec<ColoredMove>,
+    /// The opening as SGF nodes (`AB[dd][pp];W[pd];B[dp]...`).
+    pub sgf: String,
+    /// Games that opened so (in any orientation).
+    pub count: u64,
+}
+
+/// The most frequent openings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Openings {
+    /// Moves of a sequence.
+    pub moves: usize,
+    /// Games with at least that many moves.
+    pub games: u64,
+    /// Distinct sequences.
+    pub distinct: usize,
+    /// The most frequent, most first.
+    pub top: Vec<OpeningRow>,
+}
+
+/// Local shape statistics of the games (`kifudex shapes`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ShapesAnswer {
+    /// Games read.
+    pub games: usize,
+    /// Played moves counted.
+    pub moves: u64,
+    /// Per shape.
+    pub patterns: Vec<ShapeTable>,
+    /// The openings.
+    pub openings: Openings,
+}
+
+/// How well the predictor guessed the moves of one range of move numbers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GuessRate {
+    /// Positions tested.
+    pub positions: u64,
+    /// The played move was the first guess.
+    pub top1: u64,
+    /// The played move was among the first five.
+    pub top5: u64,
+    /// Positions where the predictor named a move.
+    pub covered: u64,
+    /// The move numbers (`0-20`; `0-150` for all).
+    pub moves: String,
+}
+
+/// The size of the predictor's table.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TableSize {
+    /// Patterns stored.
+    pub patterns: usize,
+    /// Bytes.
+    pub bytes: u64,
+}
+
+/// The predictor learnt from some games and measured on the others (`kifudex predict
+/// --eval`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EvaluationAnswer {
+    /// Training games.
+    pub train_games: usize,
+    /// Test games.
+    pub test_games: usize,
+    /// The table as a book holds it.
+    pub table: TableSize,
+    /// With the last two moves known, by move range, then all.
+    pub moves: Vec<GuessRate>,
+    /// As board snapshots, by move range, then all.
+    pub snapshots: Vec<GuessRate>,
+}

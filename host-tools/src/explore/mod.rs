@@ -13,8 +13,10 @@
 //! workers). The work is done by the modules below: the game lists (`crate::games`), the
 //! pattern scan (`crate::pattern`), the predictor (`crate::predict`), and here the set-up
 //! of positions ([`position`]), records ([`record`]), the year profile ([`years`]), the
-//! pattern answers ([`pattern`]) and their export ([`export`]).
+//! pattern answers ([`pattern`]) and their export ([`export`]), and the analyses of all
+//! games (shapes, the predictor's evaluation: [`analysis`]).
 
+pub mod analysis;
 pub mod answer;
 mod error;
 pub mod export;
@@ -353,6 +355,23 @@ impl<'a> Explorer<'a> {
         repeat: usize,
     ) -> (PatternAnswer, PatternTimings) {
         pattern::timed(&self.index, self.index.pattern(), q, repeat)
+    }
+
+    /// Local shape statistics of the games: the most played patterns around the moves and
+    /// the most frequent openings.
+    pub fn shapes(&self, opts: &crate::shapes::ShapeOptions) -> answer::ShapesAnswer {
+        analysis::shapes(&self.index, opts)
+    }
+
+    /// The move predictor learnt from all games but one in `test_every` and measured on the
+    /// others (`log` hears the progress).
+    pub fn evaluate_predictor(
+        &self,
+        test_every: u64,
+        opts: &crate::predict::TrainOptions,
+        log: impl FnMut(&str),
+    ) -> Result<answer::EvaluationAnswer> {
+        analysis::evaluate(&self.index, test_every, opts, log)
     }
 
     /// Writes every game with a hit of the pattern to `dest` as SGF (a folder, or a `.zip`),

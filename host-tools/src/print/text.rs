@@ -14,8 +14,8 @@ use kifudex_core::{Move, Point, Size, Stone, Transform};
 
 use crate::explore::answer::letters::{color_letter, point_letters};
 use crate::explore::answer::{
-    GameEntry, GameView, GamesAnswer, HitEntry, HitsAnswer, NextClass, PatternAnswer,
-    PatternTimings, SearchAnswer, Suggestions,
+    EvaluationAnswer, GameEntry, GameView, GamesAnswer, GuessRate, HitEntry, HitsAnswer, NextClass,
+    PatternAnswer, PatternTimings, SearchAnswer, ShapesAnswer, Suggestions,
 };
 
 /// The star points of a board (none for unusual sizes, the centre for odd small ones).
@@ -493,4 +493,101 @@ pub fn pattern_timings(open: Duration, t: &PatternTimings) -> String {
         );
     }
     s
+}
+
+/// `part` of `whole` in percent (0 of nothing).
+fn percent(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        100.0 * part as f64 / whole as f64
+    }
+}
+
+/// Local shape statistics as tables: per shape its most played patterns (rows, board size,
+/// played, share of all moves, available, played when available, stones), then the most
+/// frequent openings as SGF nodes.
+pub fn shapes(a: &ShapesAnswer) -> String {
+    let mut out = format!(
+        "{} games, {} moves. Patterns are seen by the player to move: X plays at *, O is the opponent, # off the board.\n",
+        a.games, a.moves
+    );
+    for s in &a.patterns {
+        out += &format!(
+            "\n{} patterns: {} distinct\n{:>4}  {:<7} {:>5} {:>9} {:>7} {:>10} {:>8} {:>6}\n",
+            s.shape,
+            s.distinct,
+            "rank",
+            "pattern",
+            "board",
+            "played",
+            "share",
+            "available",
+            "played/",
+            "stones"
+        );
+        out += &format!("{:>63}\n", "available");
+        for (i, p) in s.top.iter().enumerate() {
+            for (j, r) in p.rows.iter().enumerate() {
+                if j == 0 {
+                    out += &format!(
+                        "{:>4}  {:<7} {:>5} {:>9} {:>6.2}% {:>10} {:>7.2}% {:>6}\n",
+                        i + 1,
+                        r,
+                        p.size,
+                        p.played,
+                        percent(p.played, a.moves),
+                        p.available,
+                        percent(p.played, p.available),
+                        p.stones
+                    );
+                } else {
+                    out += &format!("      {r}\n");
+                }
+            }
+        }
+    }
+    let o = &a.openings;
+    out += &format!(
+        "\nopenings of {} moves: {} games, {} distinct sequences (folded under the 8 symmetries)\n{:>4} {:>6}  sequence\n",
+        o.moves, o.games, o.distinct, "rank", "games"
+    );
+    for (i, row) in o.top.iter().enumerate() {
+        out += &format!("{:>4} {:>6}  {}\n", i + 1, row.count, row.sgf);
+    }
+    out
+}
+
+/// The guess rates by move range as a table.
+fn guess_rates(rates: &[GuessRate]) -> String {
+    let mut s = format!(
+        "{:<10} {:>9} {:>8} {:>8} {:>9}\n",
+        "moves", "positions", "top-1 %", "top-5 %", "covered %"
+    );
+    for r in rates {
+        let _ = writeln!(
+            s,
+            "{:<10} {:>9} {:>8.1} {:>8.1} {:>9.1}",
+            r.moves,
+            r.positions,
+            percent(r.top1, r.positions),
+            percent(r.top5, r.positions),
+            percent(r.covered, r.positions)
+        );
+    }
+    s
+}
+
+/// The predictor's evaluation: the table's size, then top-1 and top-5 by move range, with
+/// the last moves known and as snapshots.
+pub fn evaluation(e: &EvaluationAnswer) -> String {
+    format!(
+        "{} training games, {} test games; table: {} patterns, {} bytes\n\nlast two moves known (moves requests):\n{}\nboard snapshots (board requests):\n{}",
+        e.train_games,
+        e.test_games,
+        e.table.patterns,
+        e.table.bytes,
+        guess_rates(&e.moves),
+        guess_rates(&e.snapshots)
+    )
 }
