@@ -1,0 +1,99 @@
+//! The front ends that hold an index for a while: the web board (`serve`) and the shell
+//! (`shell`), both over the explorer; and the hint protocol over a book (`hints`).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use kifudex::explore::{self, Explorer};
+use kifudex::open_index_file;
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// The index file (default: the bundled sample, indexed in memory).
+    #[arg(long)]
+    index: Option<PathBuf>,
+    /// Address to listen on. Anything but loopback makes the board reachable from
+    /// other machines.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: std::net::SocketAddr,
+    /// A book built with `--profile mcu --predictor`: its move predictor shows its
+    /// guesses where the index has no next move.
+    #[arg(long)]
+    book: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct ShellArgs {
+    /// The index file (default: the bundled sample of 286 professional games, indexed
+    /// in memory). The shell's `import` adds games to it (a file is rewritten as `add`
+    /// does).
+    index: Option<PathBuf>,
+    /// A book built with `--predictor`: its move predictor answers `predict`.
+    #[arg(long)]
+    predictor: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct HintsArgs {
+    /// The book (`kifudex build --profile mcu`).
+    #[arg(long)]
+    index: PathBuf,
+    /// Also print each reply's LED frame on standard error (`leds pd:255 dp:120`).
+    #[arg(long)]
+    leds: bool,
+}
+
+/// `kifudex serve`: the web board and its API until Ctrl-C.
+pub fn serve(a: ServeArgs) -> Result<ExitCode> {
+    let ServeArgs { index, addr, book } = a;
+    let (bytes, label) = explore::load(index.as_deref())?;
+    let mut explorer = Explorer::open(explore::keep(bytes), label.clone())?;
+    if let Some(book) = book {
+        let bytes = open_index_file(&book)?;
+        explorer = explorer.with_predictor(explore::keep(bytes), &book.display().to_string())?;
+    }
+    let games = explorer.game_count();
+    if !kifudex::web::is_loopback(&addr) {
+        eprintln!(
+            "kifudex: warning: listening on {addr}, not on loopback: other machines can reach the board"
+        );
+    }
+    let explorer = std::sync::Arc::new(explorer);
+    let server =
+        kifudex::web::RunningServer::start(addr, explorer, kifudex::web::Limits::default())
+            .with_context(|| format!("cannot listen on {addr}"))?;
+    eprintln!(
+        "kifudex: serving {label} ({games} games) at http://{}/ (Ctrl-C stops)",
+        server.addr()
+    );
+    server.wait_for_ctrl_c()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `kifudex shell`: bGo's shell on standard input and output.
+pub fn shell(a: ShellArgs) -> Result<ExitCode> {
+    let ShellArgs { index, predictor } = a;
+    let (bytes, label) = explore::load(index.as_deref())?;
+    Explorer::open(&bytes, label.clone())?;
+    let source = match index {
+        Some(path) => kifudex::shell::IndexSource::File(path),
+        None => kifudex::shell::IndexSource::Memory(kifudex::sample::sample_sources()?),
+    };
+    let book = match &predictor {
+        Some(path) => Some((open_index_file(path)?, path.display().to_string())),
+        None => None,
+    };
+    let book = book.as_ref().map(|(b, name)| (&b[..], name.as_str()));
+    kifudex::shell::run(source, bytes, &label, book)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `kifudex hints`: the hint protocol from a book.
+pub fn hints(a: HintsArgs) -> Result<ExitCode> {
+    let HintsArgs { index, leds } = a;
+    let bytes = open_index_file(&index)?;
+    kifudex::hints::run_stdio(&bytes, &index.display().to_string(), leds)?;
+    Ok(ExitCode::SUCCESS)
+}
