@@ -1,6 +1,6 @@
 //! Which games count, in which order, which page of them, and the games that reached a
-//! position: filtered, sorted, paged. The explorer's requests take these types
-//! (`crate::explore::request`), and the pattern scan its filter.
+//! position: filtered, sorted, paged. The explorer's requests take these types, and the
+//! pattern scan its filter.
 
 use kifudex_core::board::Board;
 use kifudex_core::index::{swapped_board, Game, Index, Occurrence};

@@ -11,6 +11,7 @@ pub mod hints;
 pub mod info;
 pub mod input;
 pub mod mapped;
+pub mod numbers;
 pub mod pattern;
 pub mod position;
 pub mod predict;

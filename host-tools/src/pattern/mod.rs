@@ -1,7 +1,7 @@
 //! Pattern search on the desktop: the acceleration data of an index ([`data`]), the
 //! search over all games in parallel ([`search`]), and the ways a user gives a pattern
-//! (`ROWS`, or a rectangle cut from a game record or a board). The explorer
-//! (`crate::explore`) answers pattern questions with these (`docs/PATTERNS.md`).
+//! (`ROWS`, or a rectangle cut from a game record or a board). The explorer answers
+//! pattern questions with these (`docs/PATTERNS.md`).
 
 pub mod data;
 pub mod search;

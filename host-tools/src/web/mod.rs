@@ -21,7 +21,7 @@ mod server;
 use crate::explore::answer::Refusal;
 use crate::explore::ExploreError;
 
-pub use server::{is_loopback, router, Limits, RunningServer, Server};
+pub use server::{is_loopback, router, Limits, RunningServer, Server, Shared};
 
 /// The kind of a refused request, which gives its HTTP status.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
