@@ -3,7 +3,7 @@
 # and summed: builds of the corpus (indexes and books), the JSON and text of search, games,
 # game, pattern (hits, profiles, exports), shapes, info and the predictor's evaluation with
 # their refusals, hint replies, scripted shell sessions (every command and refusal, the
-# predictor, imports), and the web API's answers (status line and body; for the second
+# predictor, imports), GTP and KataGo-protocol sessions, and the web API's answers (status line and body; for the second
 # server, with a predictor, every header but the date) from `kifudex serve` on loopback.
 #
 #   scripts/behaviour-hashes.sh OUT_DIR [KIFUDEX_BINARY]
@@ -256,6 +256,47 @@ search
 games 2
 exit
 " "$k" shell
+
+# The engines: a GTP session (with a predictor for genmove where no game continues) and
+# KataGo's JSON analysis protocol. (No lz-analyze: how many lines it writes depends on time.)
+gtp_in="protocol_version
+name
+version
+list_commands
+boardsize 19
+clear_board
+komi 6.5
+play B Q16
+play W D4
+genmove B
+showboard
+list_stones black
+kifudex-database_moves W
+gogui-analyze_commands
+undo
+play B A1
+play W T19
+play B A19
+genmove W
+boardsize 13
+boardsize 9
+printsgf
+loadsgf $corpus/aeb_alphago/LeeSedol/1.sgf 12
+genmove B
+final_score
+bogus
+play X Q16
+quit
+"
+run_in gtp "$gtp_in" "$k" gtp --index "$fox" --book "$work/predictor.kdb"
+run_in gtp-filter "$gtp_in" "$k" gtp --index "$fox" --year-from 2016 --winner W
+analysis_in='{"id":"a","moves":[["B","Q16"],["W","D4"]],"rules":"japanese","komi":6.5,"boardXSize":19,"boardYSize":19,"analyzeTurns":[0,1,2],"includePolicy":true}
+{"id":"b","moves":[],"boardXSize":9,"boardYSize":9}
+not json
+{"id":"c"}
+'
+run_in analysis "$analysis_in" "$k" analysis --index "$fox"
+run analysis-book "$k" analysis --index "$fox" --book "$work/predictor.kdb"
 
 # The web API beyond the routes above: with a predictor, headers, and every refusal.
 "$k" serve --index "$fox" --addr "127.0.0.1:$((port + 1))" --book "$work/predictor.kdb" >"$work/serve2.log" 2>&1 &

@@ -4,6 +4,10 @@
 #
 #   scripts/bench-pattern.sh INDEX [REPEAT]
 #   KOMBILO=DRIVER KOMBILO_DB=DB [KOMBILO_REPEAT=3] scripts/bench-pattern.sh INDEX [REPEAT]
+#   THREADS=default scripts/bench-pattern.sh INDEX [REPEAT]    # kifudex on rayon's default pool
+#
+# THREADS (default 1) is kifudex's `--threads`; `default` leaves the pool at all cores
+# (Kombilo runs on one thread either way).
 #
 # Prints one Markdown table row per pattern: kifudex's median and minimum of REPEAT
 # searches (default 21) after one open of the index and one computation of its pattern
@@ -18,13 +22,16 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 index=${1:?usage: scripts/bench-pattern.sh INDEX [REPEAT]}
 repeat=${2:-21}
 krepeat=${KOMBILO_REPEAT:-3}
+threads=${THREADS:-1}
+targs=(--threads "$threads")
+[[ "$threads" == default ]] && targs=()
 cargo build --release -q -p kifudex
 k=target/release/kifudex
 echo "load before: $(uptime)"
 echo "| pattern | area | kifudex median (min) | kifudex CPU | hits / games | Kombilo median (min) | hits / games |"
 echo "|---|---|---|---|---|---|---|"
 while IFS='|' read -r name rows area kind; do
-  t=$("$k" pattern --index "$index" --pattern "$rows" --area "$area" --threads 1 --timings \
+  t=$("$k" pattern --index "$index" --pattern "$rows" --area "$area" "${targs[@]}" --timings \
     --repeat "$repeat" --json 2>&1 >/dev/null)
   kx=$(sed -n 's/^search: *\([0-9.]*\) ms.*(min \([0-9.]*\),.*/\1 ms (\2)/p' <<<"$t")
   cpu=$(sed -n 's/^search CPU: *\([0-9.]*\) ms.*/\1 ms/p' <<<"$t")

@@ -2,7 +2,8 @@
 # Installs what a fresh machine lacks for kifudex's full test suite, idempotently:
 # rustup targets (Cortex-M, big-endian s390x, 32-bit i686), QEMU (system + user), cross linkers,
 # Debian's chromium and chromedriver (the web board's browser tests), defmt-print (the firmware's
-# log). A held apt lock is waited for, not failed on.
+# log), GNU Go and Sabaki's GTP library (npm ci in host-tools/tests/gtp-client) for the GTP
+# engine's tests. A held apt lock is waited for, not failed on.
 set -euo pipefail
 
 need_targets=(thumbv7em-none-eabihf thumbv7m-none-eabi thumbv6m-none-eabi s390x-unknown-linux-gnu i686-unknown-linux-gnu)
@@ -51,12 +52,18 @@ apt_wait() {
   return 1
 }
 
-need_pkgs+=(chromium chromium-driver)
+need_pkgs+=(chromium chromium-driver gnugo)
+# Debian's node only where there is none (another node's packages may conflict with it).
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  need_pkgs+=(nodejs npm)
+fi
 lack=0
 for c in "${need_cmds[@]}"; do command -v "$c" >/dev/null 2>&1 || lack=1; done
 [ -d /usr/s390x-linux-gnu/lib ] || lack=1
 [ -e /usr/i686-linux-gnu/lib/ld-linux.so.2 ] || lack=1
 [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] || lack=1
+[ -x /usr/games/gnugo ] || lack=1
+[[ " ${need_pkgs[*]} " == *" npm "* ]] && lack=1
 if [ "$lack" = 1 ]; then
   echo "setup: apt-get install ${need_pkgs[*]}"
   apt_wait update -qq
@@ -66,5 +73,11 @@ fi
 if ! command -v defmt-print >/dev/null 2>&1; then
   echo "setup: cargo install defmt-print"
   cargo install defmt-print --version 1.2.0 --locked
+fi
+# @sabaki/gtp, the GTP client the GTP engine's tests drive it with (pinned by the lockfile).
+client="$(dirname "$0")/../host-tools/tests/gtp-client"
+if [ ! -d "$client/node_modules/@sabaki/gtp" ]; then
+  echo "setup: npm ci in host-tools/tests/gtp-client"
+  (cd "$client" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 echo "setup: ok"

@@ -51,6 +51,19 @@ pub const fn decode_move(v: u64) -> Option<(Color, Move)> {
     }
 }
 
+/// The move code of a record (`y * 19 + x`, 361 a pass, up to 511 in a damaged record),
+/// without making a [`Move`]: for readers that decode records in bulk (pattern search).
+#[inline(always)]
+pub const fn move_record_code(v: u64) -> u16 {
+    MOVE_CODE.get(v) as u16
+}
+
+/// Whether a move record is White's (see [`move_record_code`]).
+#[inline(always)]
+pub const fn move_record_white(v: u64) -> bool {
+    MOVE_COLOR.get(v) == 1
+}
+
 /// A setup stone (SGF `AB`/`AW`/`AE`) with the number of moves played before it is set.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -431,6 +444,8 @@ mod tests {
                 let v = encode_move(color, mv);
                 assert!(v >> MOVE_BITS == 0);
                 assert_eq!(decode_move(v), Some((color, mv)));
+                assert_eq!(move_record_code(v), code);
+                assert_eq!(move_record_white(v), color == Color::White);
             }
         }
         assert_eq!(decode_move(362), None);

@@ -7,6 +7,7 @@
 pub mod build;
 pub mod explore;
 pub mod games;
+pub mod gtp;
 pub mod hints;
 pub mod info;
 pub mod input;

@@ -22,7 +22,7 @@ use core::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
-use crate::format::{field, FormatError, Packed, Section};
+use crate::format::{FormatError, Packed, Section};
 use crate::index::{Index, IndexGame};
 use crate::point::{Color, Point, Stone, MAX_POINTS};
 use crate::pointset::PointSet;
@@ -32,11 +32,12 @@ use super::cells::Rect;
 use super::corner::{
     box_point, CornerLog, LogContinuation, LogHit, CORNER_BYTES, GAME_CORNER_BYTES,
 };
+use super::local::LocalScanner;
 use super::pairscan::{bits128, scan_pairs};
 use super::plan::{Pair, ScanPlan, Strategy};
 use super::query::PatternQuery;
-use super::scan::{scan_game, Candidates, Continuation, GameSource, Hit, Resume};
-use super::summary::{GameSummary, PackedSummary};
+use super::scan::{scan_game, Candidates, Continuation, GameSource, Hit, MoveRecord, Resume};
+use super::summary::{GameSummary, PackedSummary, RemovalRecord};
 
 /// Games per block.
 pub const BLOCK_GAMES: usize = 64;
@@ -50,7 +51,7 @@ const WORD_SEARCHED: usize = 2 * MAX_POINTS;
 const WORD_BLACK_WON: usize = 2 * MAX_POINTS + 1;
 const WORD_WHITE_WON: usize = 2 * MAX_POINTS + 2;
 /// Width of a removal record.
-pub const REMOVAL_BITS: u32 = 25;
+pub const REMOVAL_BITS: u32 = RemovalRecord::BITS;
 /// Version of this layout.
 pub const PATTERN_DATA_VERSION: u32 = 1;
 
@@ -217,8 +218,9 @@ impl<'a> PatternIndex<'a> {
             let mut prev = 1;
             for i in s as usize..e as usize {
                 let v = self.removals.at(i);
-                let (p, n) = (field(v, 0, 9), field(v, 9, 16));
-                if p >= MAX_POINTS as u64 || n < prev || n > moves {
+                let r = RemovalRecord::decode(v);
+                let (p, n) = (r.code as usize, r.move_number as u64);
+                if p >= MAX_POINTS || n < prev || n > moves {
                     return bad;
                 }
                 prev = n;
@@ -347,8 +349,8 @@ impl<'a> PatternIndex<'a> {
     pub fn removals_of(&self, id: u32) -> impl Iterator<Item = (u32, Point)> + '_ {
         self.removal_range(id).map(move |i| {
             let v = self.removals.at(i);
-            let p = Point::from_index19(field(v, 0, 9) as u16).unwrap_or(Point::new(0, 0));
-            (field(v, 9, 16) as u32, p)
+            let r = RemovalRecord::decode(v);
+            (r.move_number, r.point().unwrap_or(Point::new(0, 0)))
         })
     }
 
@@ -387,6 +389,8 @@ impl<'a> PatternIndex<'a> {
         let q = plan.query();
         let black_won = self.word(block, WORD_BLACK_WON);
         let white_won = self.word(block, WORD_WHITE_WON);
+        // The local scan's state, made once for the block's games.
+        let mut local: Option<LocalScanner> = None;
         self.block_work(plan, block, mask, &mut |id, work| {
             let g = id as usize % BLOCK_GAMES;
             let winner = if black_won >> g & 1 == 1 {
@@ -412,6 +416,13 @@ impl<'a> PatternIndex<'a> {
             };
             match work {
                 GameWork::Scan(cand) => scan_game(q, &game, cand, &mut |h| on_hit(id, winner, h)),
+                GameWork::Local => {
+                    if let Some(t) = plan.local_table() {
+                        local
+                            .get_or_insert_with(LocalScanner::new)
+                            .scan(q, t, &game, &mut |h| on_hit(id, winner, h))
+                    }
+                }
                 GameWork::Logged(_) => {}
                 GameWork::Pairs(pairs) => {
                     scan_pairs(plan, &game, pairs, None, &mut |h| on_hit(id, winner, h))
@@ -442,6 +453,7 @@ impl<'a> PatternIndex<'a> {
     ) {
         self.block_work_with(plan, block, mask, false, &mut |id, work| match work {
             GameWork::Scan(cand) => f(id, cand),
+            GameWork::Local => f(id, &Candidates::all(plan.query())),
             GameWork::Pairs(pairs) => {
                 let mut cand = Candidates::NONE;
                 for pair in pairs_of(plan, pairs) {
@@ -487,6 +499,11 @@ impl<'a> PatternIndex<'a> {
             Strategy::All => {
                 for g in bits(base) {
                     f(first_id + g, GameWork::Scan(&plan.all));
+                }
+            }
+            Strategy::Local => {
+                for g in bits(base) {
+                    f(first_id + g, GameWork::Local);
                 }
             }
             Strategy::Pairs => {
@@ -720,6 +737,8 @@ struct LoggedHit {
 enum GameWork<'c> {
     /// Scan it for these candidates.
     Scan(&'c Candidates),
+    /// Scan it with local codes (every allowed placement).
+    Local,
     /// Scan it for these pairs of the plan (bit `i`: pair `i`).
     Pairs(u128),
     /// Its hits, read from its corner logs.
@@ -771,9 +790,10 @@ fn logged_hit(
 fn first_move_in<G: GameSource>(game: &G, region: &Rect, after: u32) -> Option<(u32, Point, bool)> {
     let mut found = None;
     game.for_each_move(after as usize, |j, code| {
-        match Point::from_index19(code & 511) {
+        let rec = MoveRecord(code);
+        match Point::from_index19(rec.code()) {
             Some(p) if region.contains(p) => {
-                found = Some((j as u32 + 1, p, code >> 9 & 1 == 1));
+                found = Some((j as u32 + 1, p, rec.white()));
                 false
             }
             _ => true,
@@ -862,14 +882,15 @@ impl GameSource for IndexedGame<'_> {
     fn for_each_removal(&self, mut f: impl FnMut(u32, u16)) {
         self.removals
             .for_each_in(self.removal_range.clone(), |_, v| {
-                f(field(v, 9, 16) as u32, field(v, 0, 9) as u16);
+                let r = RemovalRecord::decode(v);
+                f(r.move_number, r.code);
                 true
             });
     }
 
     fn removal(&self, j: usize) -> (u32, Point) {
         let v = self.removals.at(self.removal_range.start + j);
-        let p = Point::from_index19(field(v, 0, 9) as u16).unwrap_or(Point::new(0, 0));
-        (field(v, 9, 16) as u32, p)
+        let r = RemovalRecord::decode(v);
+        (r.move_number, r.point().unwrap_or(Point::new(0, 0)))
     }
 }

@@ -11,6 +11,8 @@
 //!   stone, the first changes of each corner, the stones each move removed), computed by
 //!   one replay;
 //! - [`corner`]: the logs of the corner boxes, and the hits read from them;
+//! - [`local`]: the scan of a game for a pattern that fits in 3x3, with a base-3 code of
+//!   every point's neighbourhood kept up to date move by move;
 //! - [`pairscan`]: the scan of a game for few placements (corner and side patterns),
 //!   each a bit of a `u128`;
 //! - [`plan`]: how a block of games is narrowed to the games and placements to replay;
@@ -23,6 +25,7 @@
 pub mod accel;
 pub mod cells;
 pub mod corner;
+pub mod local;
 pub mod pairscan;
 pub mod plan;
 pub mod query;

@@ -18,7 +18,7 @@ use super::plan::ScanPlan;
 use super::query::{Change, Variant};
 use super::scan::{
     emit_hit, move_stone, set_stone, start_position, stone_at, stuck, GameSource, Hit, LastChange,
-    Records, Resume, POINT_OF_CODE,
+    MoveRecord, Records, Resume, POINT_OF_CODE,
 };
 
 /// Entries of a table: one per move code (`y * 19 + x`, then the pass and the codes past
@@ -173,8 +173,9 @@ impl<'q, G: GameSource> PairScan<'_, 'q, G> {
         let t = self.t;
         g.for_each_move(start as usize, |i, code| {
             let n = i as u32 + 1;
-            let c = (code & 511) as usize;
-            let white = (code >> 9 & 1) as usize;
+            let rec = MoveRecord(code);
+            let c = rec.code() as usize & (CODES - 1);
+            let white = rec.white() as usize;
             if n < next_event {
                 // The common move: one stone on an empty point, nothing removed. Outside
                 // the live regions it changes nothing the scan looks at.

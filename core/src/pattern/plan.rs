@@ -9,10 +9,13 @@
 //!   overlaps ([`Strategy::Pairs`]).
 //! - With many placements, each game's ever-black and ever-white points are shifted over
 //!   all placements at once ([`Strategy::PerGame`]).
+//! - A pattern of at most 3x3 cells with many placements (or without stones): every game,
+//!   scanned with a code of each point's neighbourhood ([`Strategy::Local`]).
 
 use crate::point::Point;
 
 use super::corner::{corner_origin, BoxMasks, CORNER_BOX};
+use super::local::{self, LocalTable};
 use super::pairscan::PairTables;
 use super::query::{PatternQuery, Variant};
 use super::scan::Candidates;
@@ -29,6 +32,8 @@ pub enum Strategy {
     Pairs,
     /// Many placements: each game's ever-black and ever-white points, shifted.
     PerGame,
+    /// At most 3x3 cells: every game, scanned with local codes ([`super::local`]).
+    Local,
 }
 
 /// The constraints of a region on one corner box.
@@ -69,28 +74,47 @@ pub struct ScanPlan<'q> {
     pub(crate) all: Candidates,
     pub(crate) pairs: heapless::Vec<Pair, MAX_PAIRS>,
     pub(crate) use_corners: bool,
+    /// The pair strategy's tables, or the local strategy's (one plan uses one of them:
+    /// a plan is copied when returned, and the larger it is, the more that costs).
+    pub(crate) tables: PlanTables,
+}
+
+/// The per-point tables of a plan, by strategy (one at a time: a plan holds the largest,
+/// with no heap to box it in).
+#[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum PlanTables {
+    /// No tables (the other strategies).
+    None,
     /// The pairs by board point (pair strategy).
-    pub(crate) tables: PairTables,
+    Pairs(PairTables),
+    /// The codes that match and the anchors allowed (local strategy).
+    Local(LocalTable),
 }
 
 impl<'q> ScanPlan<'q> {
     /// Chooses the strategy for `query`.
     pub fn new(query: &'q PatternQuery) -> ScanPlan<'q> {
-        let strategy = if !query.has_stones() {
-            Strategy::All
-        } else if pair_count(query) <= MAX_PAIRS {
-            Strategy::Pairs
-        } else {
-            Strategy::PerGame
-        };
+        let strategy =
+            if local::fits(query) && (!query.has_stones() || pair_count(query) > MAX_PAIRS) {
+                Strategy::Local
+            } else if !query.has_stones() {
+                Strategy::All
+            } else if pair_count(query) <= MAX_PAIRS {
+                Strategy::Pairs
+            } else {
+                Strategy::PerGame
+            };
         ScanPlan::with(query, strategy, true)
     }
 
     /// A plan with a given strategy, with or without the corner logs (tests compare
-    /// them; the pair strategy falls back to per-game above [`MAX_PAIRS`] placements).
+    /// them; the pair strategy falls back to per-game above [`MAX_PAIRS`] placements, the
+    /// local one for a pattern past 3x3 cells).
     pub fn with(query: &'q PatternQuery, strategy: Strategy, use_corners: bool) -> ScanPlan<'q> {
         let strategy = match strategy {
             Strategy::Pairs if pair_count(query) > MAX_PAIRS => Strategy::PerGame,
+            Strategy::Local if !local::fits(query) => Strategy::PerGame,
             s => s,
         };
         // Built in place: the plan is large (its pairs and tables), and moving it costs.
@@ -100,14 +124,22 @@ impl<'q> ScanPlan<'q> {
             all: Candidates::NONE,
             pairs: heapless::Vec::new(),
             use_corners,
-            tables: PairTables::EMPTY,
+            tables: PlanTables::None,
         };
         match strategy {
             // Only the plan without stones reads every placement (computing it costs more
             // than a corner search's blocks on a small collection).
             Strategy::All => plan.all = Candidates::all(query),
-            Strategy::Pairs => plan.add_pairs(),
+            Strategy::Pairs => {
+                plan.tables = PlanTables::Pairs(PairTables::EMPTY);
+                plan.add_pairs();
+            }
             Strategy::PerGame => {}
+            Strategy::Local => {
+                let mut t = LocalTable::EMPTY;
+                t.fill(query);
+                plan.tables = PlanTables::Local(t);
+            }
         }
         plan
     }
@@ -144,7 +176,9 @@ impl<'q> ScanPlan<'q> {
                         && (r.right - r.left + 1) as u32 * (r.bottom - r.top + 1) as u32
                             == pair.boxes[0].masks.region.count_ones();
                 }
-                self.tables.add(self.pairs.len(), v, p);
+                if let PlanTables::Pairs(t) = &mut self.tables {
+                    t.add(self.pairs.len(), v, p);
+                }
                 if self.pairs.push(pair).is_err() {
                     return;
                 }
@@ -169,7 +203,18 @@ impl<'q> ScanPlan<'q> {
 
     /// The pairs by board point (pair strategy).
     pub fn tables(&self) -> &PairTables {
-        &self.tables
+        match &self.tables {
+            PlanTables::Pairs(t) => t,
+            _ => &PairTables::EMPTY,
+        }
+    }
+
+    /// The local strategy's table.
+    pub(crate) fn local_table(&self) -> Option<&LocalTable> {
+        match &self.tables {
+            PlanTables::Local(t) => Some(t),
+            _ => None,
+        }
     }
 }
 

@@ -15,6 +15,7 @@
 
 use crate::point::{Color, Point, Stone, MAX_POINTS};
 use crate::pointset::PointSet;
+use crate::stored::{move_record_code, move_record_white};
 
 use super::cells::Rect;
 use super::query::{Change, PatternQuery, Variant, MAX_VARIANTS};
@@ -39,21 +40,8 @@ pub trait GameSource {
     }
 
     /// Calls `f(i, code)` for the moves `i` from `start` on until it returns `false`.
-    fn for_each_move(&self, start: usize, mut f: impl FnMut(usize, u16) -> bool) {
-        let mut buf = [0u16; 32];
-        let mut i = start;
-        loop {
-            let k = self.moves_into(i, &mut buf);
-            if k == 0 {
-                return;
-            }
-            for (j, &code) in buf.iter().take(k).enumerate() {
-                if !f(i + j, code) {
-                    return;
-                }
-            }
-            i += k;
-        }
+    fn for_each_move(&self, start: usize, f: impl FnMut(usize, u16) -> bool) {
+        moves_buffered(self, start, f);
     }
     /// Number of setup stones.
     fn setup_count(&self) -> usize;
@@ -72,6 +60,58 @@ pub trait GameSource {
             let (n, p) = self.removal(j);
             f(n, p.index19());
         }
+    }
+}
+
+/// Calls `f(i, code)` for the moves `i` of `game` from `start` on until it returns
+/// `false`, read 64 at a time into a buffer ([`GameSource::moves_into`]). The scans that
+/// read whole games loop this way: a tight loop over the buffer, rather than their work
+/// inside the decoder's loop (the index's own `for_each_move`), cost the local scan 30
+/// instructions a move less.
+#[inline(always)]
+pub(crate) fn moves_buffered<G: GameSource + ?Sized>(
+    game: &G,
+    start: usize,
+    mut f: impl FnMut(usize, u16) -> bool,
+) {
+    let mut buf = [0u16; 64];
+    let mut next = start;
+    loop {
+        let k = game.moves_into(next, &mut buf);
+        if k == 0 {
+            return;
+        }
+        for (j, &code) in buf.iter().take(k).enumerate() {
+            if !f(next + j, code) {
+                return;
+            }
+        }
+        next += k;
+    }
+}
+
+/// A move record as a [`GameSource`] gives it: the index's move record (its codec is
+/// [`crate::stored`]'s).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MoveRecord(pub u16);
+
+impl MoveRecord {
+    /// The move code: `y * 19 + x`, 361 a pass (up to 511 in a damaged record).
+    #[inline(always)]
+    pub const fn code(self) -> u16 {
+        move_record_code(self.0 as u64)
+    }
+
+    /// Whether it is White's move.
+    #[inline(always)]
+    pub const fn white(self) -> bool {
+        move_record_white(self.0 as u64)
+    }
+
+    /// The point, `(0, 19)` (off every board row) for a pass and the codes past the board.
+    #[inline(always)]
+    pub const fn xy(self) -> (u8, u8) {
+        POINT_OF_CODE[self.code() as usize & 511]
     }
 }
 
@@ -392,93 +432,81 @@ impl<G: GameSource> Scan<'_, G> {
         let mut next_event = records.next();
         let trig = [self.cand.black_triggers, self.cand.white_triggers];
         let watching = !self.watches.is_empty();
-        let mut buf = [0u16; 64];
-        let mut next = start as usize;
-        loop {
-            let k = g.moves_into(next, &mut buf);
-            if k == 0 {
-                return;
-            }
-            let first = next;
-            next += k;
-            for (j, &code) in buf.iter().take(k).enumerate() {
-                let i = first + j;
-                let n = i as u32 + 1;
-                let white = (code >> 9 & 1) as usize;
-                let (px, py) = POINT_OF_CODE[(code & 511) as usize];
-                let on_board = py < 19;
-                let (x, y) = (px as u32, py as usize);
-                let bit = 1u32 << x;
-                let p = Point::new(px, py);
-                if n < next_event {
-                    // The common move: one stone on an empty point, nothing removed. The
-                    // board is only ever read inside the candidate regions: a move outside
-                    // them changes nothing the scan looks at.
-                    if !on_board || self.cand.regions.bits(y) & bit == 0 {
-                        continue;
-                    }
-                    let occupied = (self.black.bits(y) | self.white.bits(y)) & bit;
-                    if occupied == 0 {
-                        let stones = if white == 1 {
-                            &mut self.white
+        moves_buffered(g, start as usize, |i, code| {
+            let n = i as u32 + 1;
+            let rec = MoveRecord(code);
+            let white = rec.white() as usize;
+            let (px, py) = rec.xy();
+            let on_board = py < 19;
+            let (x, y) = (px as u32, py as usize);
+            let bit = 1u32 << x;
+            let p = Point::new(px, py);
+            if n < next_event {
+                // The common move: one stone on an empty point, nothing removed. The
+                // board is only ever read inside the candidate regions: a move outside
+                // them changes nothing the scan looks at.
+                if !on_board || self.cand.regions.bits(y) & bit == 0 {
+                    return true;
+                }
+                let occupied = (self.black.bits(y) | self.white.bits(y)) & bit;
+                if occupied == 0 {
+                    let stones = if white == 1 {
+                        &mut self.white
+                    } else {
+                        &mut self.black
+                    };
+                    stones.set_bits(y, bit);
+                    if trig[white].bits(y) & bit != 0 {
+                        let k = if white == 1 {
+                            Change::EmptyToWhite
                         } else {
-                            &mut self.black
+                            Change::EmptyToBlack
                         };
-                        stones.set_bits(y, bit);
-                        if trig[white].bits(y) & bit != 0 {
-                            let k = if white == 1 {
-                                Change::EmptyToWhite
-                            } else {
-                                Change::EmptyToBlack
-                            };
-                            self.new_matches(&[(p, k)], n, on_hit);
-                        }
-                        if watching && !self.alive_after_stone(p, white == 1, n) {
-                            return;
-                        }
-                        continue;
+                        self.new_matches(&[(p, k)], n, on_hit);
                     }
-                }
-                // A move with removals or setup (or onto a stone, which only a damaged file
-                // holds). Only changes inside a candidate region can make a match appear:
-                // look at them first, and compare whole boards only then.
-                let regions = &self.cand.regions;
-                let relevant = (on_board && regions.contains(p))
-                    || records.touch(g, n, |q| regions.contains(q));
-                let (ob, ow) = if relevant {
-                    (self.black, self.white)
-                } else {
-                    (PointSet::EMPTY, PointSet::EMPTY)
-                };
-                if on_board {
-                    self.set(p, move_stone(white == 1));
-                }
-                records.apply(g, n, &mut self.black, &mut self.white);
-                next_event = records.next();
-                if !relevant {
-                    continue;
-                }
-                let (b, w) = (self.black, self.white);
-                let changed = ((b ^ ob) | (w ^ ow)) & *regions;
-                if changed.is_empty() {
-                    continue;
-                }
-                let mut list = [(Point::new(0, 0), Change::EmptyToBlack); MAX_POINTS];
-                let mut len = 0;
-                for q in changed.iter() {
-                    let old = stone_at(&ob, &ow, q);
-                    let new = stone_at(&b, &w, q);
-                    if let (Some(k), Some(slot)) = (Change::of(old, new), list.get_mut(len)) {
-                        *slot = (q, k);
-                        len += 1;
+                    if watching && !self.alive_after_stone(p, white == 1, n) {
+                        return false;
                     }
-                }
-                self.new_matches(list.get(..len).unwrap_or(&[]), n, on_hit);
-                if watching && changed.intersects(&self.watched) && !self.any_alive(n) {
-                    return;
+                    return true;
                 }
             }
-        }
+            // A move with removals or setup (or onto a stone, which only a damaged file
+            // holds). Only changes inside a candidate region can make a match appear:
+            // look at them first, and compare whole boards only then.
+            let regions = &self.cand.regions;
+            let relevant =
+                (on_board && regions.contains(p)) || records.touch(g, n, |q| regions.contains(q));
+            let (ob, ow) = if relevant {
+                (self.black, self.white)
+            } else {
+                (PointSet::EMPTY, PointSet::EMPTY)
+            };
+            if on_board {
+                self.set(p, move_stone(white == 1));
+            }
+            records.apply(g, n, &mut self.black, &mut self.white);
+            next_event = records.next();
+            if !relevant {
+                return true;
+            }
+            let (b, w) = (self.black, self.white);
+            let changed = ((b ^ ob) | (w ^ ow)) & *regions;
+            if changed.is_empty() {
+                return true;
+            }
+            let mut list = [(Point::new(0, 0), Change::EmptyToBlack); MAX_POINTS];
+            let mut len = 0;
+            for q in changed.iter() {
+                let old = stone_at(&ob, &ow, q);
+                let new = stone_at(&b, &w, q);
+                if let (Some(k), Some(slot)) = (Change::of(old, new), list.get_mut(len)) {
+                    *slot = (q, k);
+                    len += 1;
+                }
+            }
+            self.new_matches(list.get(..len).unwrap_or(&[]), n, on_hit);
+            !(watching && changed.intersects(&self.watched) && !self.any_alive(n))
+        });
     }
 
     /// Sets up the watches when the game has few candidate placements; returns whether
@@ -691,12 +719,13 @@ pub(crate) fn emit_hit<G: GameSource>(
     let region = v.region(p);
     let mut continuation = None;
     game.for_each_move(n as usize, |j, code| {
-        let (qx, qy) = POINT_OF_CODE[(code & 511) as usize];
+        let rec = MoveRecord(code);
+        let (qx, qy) = rec.xy();
         let pt = Point::new(qx, qy);
         if !region.contains(pt) {
             return true;
         }
-        let color = if code & (1 << 9) != 0 {
+        let color = if rec.white() {
             Color::White
         } else {
             Color::Black

@@ -11,6 +11,7 @@
 
 use crate::board::{Board, Captures, Rules, StonesOnly};
 use crate::event::Event;
+use crate::format::Field;
 use crate::point::{Color, Move, Point, Size, Stone};
 use crate::pointset::PointSet;
 use crate::stored::StoredGame;
@@ -211,7 +212,58 @@ impl From<&GameSummary> for PackedSummary {
     }
 }
 
-/// A removal record: bits 0-8 the point code, bits 9-24 the move number.
+/// A removal record: bits 0-8 the point code, bits 9-24 the move number (the encoder of
+/// [`RemovalRecord`]; `move_number` must fit 16 bits).
 pub fn removal_record(move_number: u32, p: Point) -> u64 {
-    p.index19() as u64 | (move_number as u64) << 9
+    RemovalRecord::POINT.put(p.index19() as u64) | RemovalRecord::MOVE.put(move_number as u64)
+}
+
+/// A removal record read back: the stone a move removed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RemovalRecord {
+    /// The (1-based) number of the move that removed it.
+    pub move_number: u32,
+    /// Its point's code `y * 19 + x` (below 361 in a validated index).
+    pub code: u16,
+}
+
+impl RemovalRecord {
+    /// Width in bits of a removal record.
+    pub const BITS: u32 = 25;
+    const POINT: Field = Field::new(0, 9);
+    const MOVE: Field = RemovalRecord::POINT.then(16);
+
+    /// The fields of record `v` as they are (bits above [`RemovalRecord::BITS`] ignored).
+    #[inline(always)]
+    pub const fn decode(v: u64) -> RemovalRecord {
+        RemovalRecord {
+            move_number: RemovalRecord::MOVE.get(v) as u32,
+            code: RemovalRecord::POINT.get(v) as u16,
+        }
+    }
+
+    /// Its point (`None` for a code past the board, which only a damaged file holds).
+    #[inline]
+    pub const fn point(self) -> Option<Point> {
+        Point::from_index19(self.code)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn removal_records_round_trip() {
+        for code in 0..361u16 {
+            for n in [1u32, 2, 255, 256, 65_535] {
+                let p = Point::from_index19(code).unwrap();
+                let v = removal_record(n, p);
+                assert!(v >> RemovalRecord::BITS == 0);
+                let r = RemovalRecord::decode(v);
+                assert_eq!((r.move_number, r.code, r.point()), (n, code, Some(p)));
+            }
+        }
+        assert_eq!(RemovalRecord::decode(361 | 7 << 9).point(), None);
+    }
 }

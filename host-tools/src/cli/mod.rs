@@ -1,6 +1,7 @@
 //! The command line: clap's arguments, one module per kind of command, each turning its
 //! arguments into a request (or the builder's options) and the answer into output:
-//! the explorer's questions ([`query`]), the front ends that hold an index ([`serve`]),
+//! the explorer's questions ([`query`]), the front ends that hold an index ([`serve`]:
+//! the web board, the shell, the GTP and analysis engines, the hint protocol),
 //! the analyses of all games ([`analysis`]), the builder's commands ([`build`]); the
 //! arguments several share ([`args`]).
 
@@ -41,6 +42,11 @@ pub enum Command {
     /// Answer the hint protocol (docs/HINTS.md) from a book: requests on standard input, one
     /// reply line each on standard output, as the firmware answers on its UART.
     Hints(serve::HintsArgs),
+    /// A GTP engine for Sabaki, Lizzie, GoGui and q5Go (docs/GTP.md): genmove plays the
+    /// most played database move, lz-analyze and kata-analyze show the database's moves.
+    Gtp(serve::EngineArgs),
+    /// KataGo's JSON analysis protocol answered from the index, for KaTrain (docs/GTP.md).
+    Analysis(serve::EngineArgs),
     /// Local shape statistics: the 3x3, diamond and 5x5 patterns around the played moves
     /// (canonical under the 8 symmetries, colours as the mover sees them), how often each
     /// was played when it was there, and the most frequent openings. (Named `patterns`
@@ -77,6 +83,8 @@ impl Command {
             Command::Pattern(a) => query::pattern(a),
             Command::Shell(a) => serve::shell(a),
             Command::Hints(a) => serve::hints(a),
+            Command::Gtp(a) => serve::gtp(a),
+            Command::Analysis(a) => serve::analysis(a),
             Command::Shapes(a) => analysis::shapes(a),
             Command::Predict(a) => analysis::predict(a),
             Command::Game(a) => query::game(a),

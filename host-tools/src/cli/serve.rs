@@ -1,5 +1,6 @@
-//! The front ends that hold an index for a while: the web board (`serve`) and the shell
-//! (`shell`), both over the explorer; and the hint protocol over a book (`hints`).
+//! The front ends that hold an index for a while: the web board (`serve`), the shell
+//! (`shell`) and the engines for review tools (`gtp`, `analysis`), all over the explorer;
+//! and the hint protocol over a book (`hints`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -8,6 +9,9 @@ use anyhow::{Context, Result};
 use clap::Args;
 use kifudex::explore::{self, Explorer};
 use kifudex::open_index_file;
+
+use super::args::FilterArgs;
+use super::usage_error;
 
 #[derive(Args, Debug)]
 pub struct ServeArgs {
@@ -33,6 +37,20 @@ pub struct ShellArgs {
     /// A book built with `--predictor`: its move predictor answers `predict`.
     #[arg(long)]
     predictor: Option<PathBuf>,
+}
+
+/// The engines' options: the index, the games that count and (gtp) a predictor.
+#[derive(Args, Debug)]
+pub struct EngineArgs {
+    /// The index file (default: the bundled sample, indexed in memory).
+    #[arg(long)]
+    index: Option<PathBuf>,
+    /// gtp: a book built with `--profile mcu --predictor`: genmove plays its best guess
+    /// where no game of the index continues.
+    #[arg(long)]
+    book: Option<PathBuf>,
+    #[command(flatten)]
+    filter: FilterArgs,
 }
 
 #[derive(Args, Debug)]
@@ -95,5 +113,29 @@ pub fn hints(a: HintsArgs) -> Result<ExitCode> {
     let HintsArgs { index, leds } = a;
     let bytes = open_index_file(&index)?;
     kifudex::hints::run_stdio(&bytes, &index.display().to_string(), leds)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `kifudex gtp`: a GTP engine on standard input and output.
+pub fn gtp(a: EngineArgs) -> Result<ExitCode> {
+    let (bytes, label) = explore::load(a.index.as_deref())?;
+    let mut explorer = Explorer::open(&bytes, label)?;
+    let book = a.book.as_deref().map(open_index_file).transpose()?;
+    if let (Some(bytes), Some(path)) = (&book, &a.book) {
+        explorer = explorer.with_predictor(bytes, &path.display().to_string())?;
+    }
+    let mut engine = kifudex::gtp::Engine::new(&explorer, a.filter.filter());
+    kifudex::gtp::run_stdio(&mut engine)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `kifudex analysis`: KataGo's JSON analysis protocol on standard input and output.
+pub fn analysis(a: EngineArgs) -> Result<ExitCode> {
+    if a.book.is_some() {
+        return Ok(usage_error(anyhow::anyhow!("analysis takes no --book")));
+    }
+    let (bytes, label) = explore::load(a.index.as_deref())?;
+    let explorer = Explorer::open(&bytes, label)?;
+    kifudex::gtp::json_engine::run_stdio(&explorer, a.filter.filter())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -127,6 +127,14 @@ impl<'a> Explorer<'a> {
         self.index.game_count()
     }
 
+    /// The board sizes of the index's games, as (width, height).
+    pub fn board_sizes(&self) -> std::collections::BTreeSet<(u8, u8)> {
+        (0..self.index.game_count())
+            .filter_map(|id| self.index.stored_game(id))
+            .map(|g| (g.size().width(), g.size().height()))
+            .collect()
+    }
+
     /// What to tell a user whose position, `depth` moves deep, has no games when the index
     /// was built with `--max-moves` and holds no position that deep (`None` otherwise).
     pub fn beyond_max_moves(&self, depth: usize) -> Option<String> {

@@ -4,6 +4,7 @@
 //! game order.
 
 use std::collections::BTreeMap;
+use std::ops::Range;
 
 use kifudex_core::index::Index;
 use kifudex_core::pattern::accel::BLOCK_GAMES;
@@ -82,7 +83,9 @@ impl PatternReport {
         }
     }
 
-    fn merge(mut self, o: PatternReport) -> PatternReport {
+    /// The counts of both reports (of disjoint sets of games, e.g. two slices of blocks of
+    /// one [`BlockSearch`]).
+    pub fn merge(mut self, o: PatternReport) -> PatternReport {
         self.games += o.games;
         self.hits += o.hits;
         self.stats.merge(&o.stats);
@@ -125,17 +128,101 @@ fn block_mask(index: &Index<'_>, filter: &GameFilter, block: usize) -> u64 {
     mask
 }
 
-/// Counts the hits, games and continuations of `req` in every game: on the blocks in
-/// parallel, or on this thread alone when the pool has one thread (no hand-over to a
-/// worker, which costs as much as a small corner search).
-pub fn search(index: &Index<'_>, data: &PatternIndex<'_>, req: &PatternRequest) -> PatternReport {
-    let q = req.query();
-    let plan = ScanPlan::new(&q);
+/// A search prepared once (the query's plan), whose blocks of [`BLOCK_GAMES`] games can be
+/// searched in slices: for progress, for stopping between slices, for partial answers.
+///
+/// - [`BlockSearch::report`] of each slice of `0..block_count()`, merged with
+///   [`PatternReport::merge`] in any order, is exactly [`search`]'s report (a game lies in
+///   one block, and every count is a sum);
+/// - [`BlockSearch::hits`] of consecutive slices, concatenated in order, is exactly the
+///   list [`for_each_hit`] passes on.
+///
+/// ```no_run
+/// # use kifudex::pattern::search::{BlockSearch, PatternRequest};
+/// # fn f(index: &kifudex_core::index::Index<'_>, req: &PatternRequest) {
+/// let q = req.query();
+/// let s = BlockSearch::new(index, index.pattern(), req, &q);
+/// let mut report = s.empty_report();
+/// for start in (0..s.block_count()).step_by(256) {
+///     let end = (start + 256).min(s.block_count());
+///     report = report.merge(s.report(start..end));
+///     // games searched so far: s.games_before(end); stop here to cancel
+/// }
+/// # }
+/// ```
+///
+/// Each slice runs on the blocks in parallel (rayon's current pool), or on the calling
+/// thread alone when the pool has one thread (no hand-over to a worker, which costs as much
+/// as a small corner search).
+pub struct BlockSearch<'a, 'q> {
+    index: &'a Index<'a>,
+    data: &'a PatternIndex<'a>,
+    req: &'a PatternRequest,
+    q: &'q PatternQuery,
+    plan: ScanPlan<'q>,
+}
+
+impl<'a, 'q> BlockSearch<'a, 'q> {
+    /// The search of `req` (compiled as `q`, [`PatternRequest::query`]) over `index` and
+    /// its pattern data.
+    pub fn new(
+        index: &'a Index<'a>,
+        data: &'a PatternIndex<'a>,
+        req: &'a PatternRequest,
+        q: &'q PatternQuery,
+    ) -> BlockSearch<'a, 'q> {
+        BlockSearch {
+            index,
+            data,
+            req,
+            q,
+            plan: ScanPlan::new(q),
+        }
+    }
+
+    /// Number of blocks.
+    pub fn block_count(&self) -> usize {
+        self.data.block_count()
+    }
+
+    /// Number of games in the blocks before `block` (for progress: games searched).
+    pub fn games_before(&self, block: usize) -> u64 {
+        ((block * BLOCK_GAMES) as u64).min(self.data.game_count() as u64)
+    }
+
+    /// A report with nothing counted (what [`PatternReport::merge`] starts from).
+    pub fn empty_report(&self) -> PatternReport {
+        PatternReport::new(self.q)
+    }
+
+    /// The counts of the blocks `blocks`.
+    pub fn report(&self, blocks: Range<usize>) -> PatternReport {
+        report_blocks(self.index, self.data, self.req, &self.plan, blocks)
+    }
+
+    /// The hits of the blocks `blocks` with their games' ids, in order of game, position
+    /// and region.
+    pub fn hits(&self, blocks: Range<usize>) -> Vec<(u32, Hit)> {
+        hits_of_blocks(self.index, self.data, self.req, &self.plan, blocks)
+    }
+}
+
+/// [`BlockSearch::report`] over a plan of the caller's (a plan is large: [`search`] keeps
+/// its own on its stack rather than moving it into a [`BlockSearch`]).
+fn report_blocks(
+    index: &Index<'_>,
+    data: &PatternIndex<'_>,
+    req: &PatternRequest,
+    plan: &ScanPlan<'_>,
+    blocks: Range<usize>,
+) -> PatternReport {
+    let q = plan.query();
+    let blocks = blocks.start..blocks.end.min(data.block_count());
     let scan = |mut acc: PatternReport, b: usize| {
         let mask = block_mask(index, &req.filter, b);
         let mut last = u32::MAX;
         let mut year = 0u16;
-        data.scan_block(index, &plan, b, mask, &mut |id, winner, hit: &Hit| {
+        data.scan_block(index, plan, b, mask, &mut |id, winner, hit: &Hit| {
             acc.hits += 1;
             let new_game = id != last;
             if new_game {
@@ -146,7 +233,7 @@ pub fn search(index: &Index<'_>, data: &PatternIndex<'_>, req: &PatternRequest) 
                 }
             }
             if let Some(c) = &hit.continuation {
-                acc.stats.add(&q, c, winner);
+                acc.stats.add(q, c, winner);
             }
             if req.by_year {
                 let y = acc.years.entry(year).or_default();
@@ -160,13 +247,61 @@ pub fn search(index: &Index<'_>, data: &PatternIndex<'_>, req: &PatternRequest) 
         acc
     };
     if rayon::current_num_threads() <= 1 {
-        return (0..data.block_count()).fold(PatternReport::new(&q), scan);
+        return blocks.fold(PatternReport::new(q), scan);
     }
-    (0..data.block_count())
+    blocks
         .into_par_iter()
         .with_min_len(16)
-        .fold(|| PatternReport::new(&q), scan)
-        .reduce(|| PatternReport::new(&q), PatternReport::merge)
+        .fold(|| PatternReport::new(q), scan)
+        .reduce(|| PatternReport::new(q), PatternReport::merge)
+}
+
+/// [`BlockSearch::hits`] over a plan of the caller's.
+fn hits_of_blocks(
+    index: &Index<'_>,
+    data: &PatternIndex<'_>,
+    req: &PatternRequest,
+    plan: &ScanPlan<'_>,
+    blocks: Range<usize>,
+) -> Vec<(u32, Hit)> {
+    let blocks = blocks.start..blocks.end.min(data.block_count());
+    let block_hits = |b: usize| {
+        let mask = block_mask(index, &req.filter, b);
+        let mut hits = Vec::new();
+        data.scan_block(index, plan, b, mask, &mut |id, _, h: &Hit| {
+            hits.push((id, *h))
+        });
+        // By game, position, then region (top, left).
+        hits.sort_by_key(|(id, h)| {
+            let r = h.region;
+            (
+                *id,
+                h.move_number,
+                r.top,
+                r.left,
+                r.bottom,
+                r.right,
+                h.variant,
+            )
+        });
+        hits
+    };
+    let found: Vec<Vec<(u32, Hit)>> = if rayon::current_num_threads() <= 1 {
+        blocks.map(block_hits).collect()
+    } else {
+        blocks.into_par_iter().map(block_hits).collect()
+    };
+    found.into_iter().flatten().collect()
+}
+
+/// Counts the hits, games and continuations of `req` in every game ([`BlockSearch`] over
+/// all blocks at once). Never inlined: `scripts/callgrind-pattern.sh` counts the
+/// instructions from its entry.
+#[inline(never)]
+pub fn search(index: &Index<'_>, data: &PatternIndex<'_>, req: &PatternRequest) -> PatternReport {
+    let q = req.query();
+    let plan = ScanPlan::new(&q);
+    report_blocks(index, data, req, &plan, 0..data.block_count())
 }
 
 /// Blocks searched at once when hits are streamed in order.
@@ -187,35 +322,8 @@ pub fn for_each_hit(
     let mut start = 0;
     while start < n {
         let end = (start + STREAM_BLOCKS).min(n);
-        let block_hits = |b: usize| {
-            let mask = block_mask(index, &req.filter, b);
-            let mut hits = Vec::new();
-            data.scan_block(index, &plan, b, mask, &mut |id, _, h: &Hit| {
-                hits.push((id, *h))
-            });
-            // By game, position, then region (top, left).
-            hits.sort_by_key(|(id, h)| {
-                let r = h.region;
-                (
-                    *id,
-                    h.move_number,
-                    r.top,
-                    r.left,
-                    r.bottom,
-                    r.right,
-                    h.variant,
-                )
-            });
-            hits
-        };
-        // As `search`: one thread is the calling thread.
-        let found: Vec<Vec<(u32, Hit)>> = if rayon::current_num_threads() <= 1 {
-            (start..end).map(block_hits).collect()
-        } else {
-            (start..end).into_par_iter().map(block_hits).collect()
-        };
-        for (id, h) in found.iter().flatten() {
-            if !f(*id, h) {
+        for (id, h) in hits_of_blocks(index, data, req, &plan, start..end) {
+            if !f(id, &h) {
                 return;
             }
         }
@@ -295,4 +403,54 @@ pub fn games_with_hits(
         flush(c, &mut out, &mut matching);
     }
     (out, matching)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    // The answer a report gives (the explorer's, as printed).
+    use crate::explore::pattern::answer;
+    use crate::sample::sample_index;
+
+    /// Slices of blocks, merged in any order, give the whole search's counts; their hits,
+    /// in order, the whole list.
+    #[test]
+    fn slices_of_blocks_give_the_whole_answer() {
+        let bytes = sample_index().unwrap();
+        let index = Index::open(&bytes).unwrap();
+        let data = index.pattern();
+        assert!(data.block_count() >= 4, "{} blocks", data.block_count());
+        for (rows, area) in [
+            ("XX./X../...", None),
+            ("..../..../..X*/..*O", Some("0,0,0,0")),
+            ("...../...../X.O.X/...../.....", Some("1,0,13,0")),
+            (".", None),
+        ] {
+            let mut req = PatternRequest::parse(rows, area, false).unwrap();
+            req.by_year = true;
+            let q = req.query();
+            let whole = answer(&req, &search(&index, data, &req));
+            let mut list = Vec::new();
+            for_each_hit(&index, data, &req, |id, h| {
+                list.push((id, *h));
+                true
+            });
+            assert!(!list.is_empty(), "{rows}");
+            let s = BlockSearch::new(&index, data, &req, &q);
+            let n = s.block_count();
+            for size in [1, 2, 3] {
+                let slices: Vec<Range<usize>> =
+                    (0..n).step_by(size).map(|a| a..(a + size).min(n)).collect();
+                // Merged last slice first.
+                let merged = slices
+                    .iter()
+                    .rev()
+                    .fold(s.empty_report(), |r, b| r.merge(s.report(b.clone())));
+                assert_eq!(answer(&req, &merged), whole, "{rows} by {size}");
+                let hits: Vec<(u32, Hit)> = slices.iter().flat_map(|b| s.hits(b.clone())).collect();
+                assert_eq!(hits, list, "{rows} by {size}");
+            }
+            assert_eq!(s.games_before(n), index.game_count() as u64);
+        }
+    }
 }

@@ -15,6 +15,7 @@ mod corruption;
 mod determinism;
 mod duplicates;
 mod golden;
+mod gtp;
 mod hints;
 mod interrupt;
 mod merge;

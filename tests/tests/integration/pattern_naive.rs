@@ -14,7 +14,8 @@
 //! continuation class with its move, equivalent cells, colour, count, immediate, tenuki and
 //! wins), and the list of hits (game, position, region, transform, colour choice and
 //! continuation), for each of the ways the library narrows the games down (plans with and
-//! without corner logs, per placement and per game).
+//! without corner logs, per placement and per game, and the local codes for every pattern of
+//! at most 3x3 cells).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -596,6 +597,37 @@ fn patterns() -> Vec<TestPattern> {
         ),
         ("XOX/O.O", Some((0, 0, 16, 17)), false, "a ko shape"),
         ("x.x/.O./x.x", None, true, "wildcard corners, fixed colour"),
+        (
+            "..X/.O./...",
+            Some((0, 0, 16, 0)),
+            false,
+            "3x3 on the first line only",
+        ),
+        (
+            ".../.X./...",
+            None,
+            false,
+            "3x3 lone stone anywhere: handicap stones at move 0, captures",
+        ),
+        (
+            "OX./X.X/.X.",
+            None,
+            true,
+            "3x3 capture shape anywhere, fixed colour",
+        ),
+        (
+            "o.o/.../o.o",
+            None,
+            false,
+            "3x3 without stones: every empty place at move 0, then captures",
+        ),
+        ("XO", None, true, "1x2 anywhere, fixed colour"),
+        (
+            "x*/Oo",
+            Some((0, 0, 17, 17)),
+            false,
+            "2x2 wildcards, every orientation",
+        ),
     ]
     .iter()
     .map(|&(r, a, f, w)| (r.to_string(), a, f, w))
@@ -688,7 +720,7 @@ fn pattern_search_agrees_with_a_simple_implementation() {
     assert!(setups >= 20, "only {setups} games with setup stones");
 
     let patterns = patterns();
-    assert!(patterns.len() >= 30);
+    assert!(patterns.len() >= 40);
     let specs: Vec<Spec> = patterns
         .iter()
         .map(|(rows, area, fixed, _)| Spec::new(rows, *area, *fixed))
@@ -721,6 +753,12 @@ fn pattern_search_agrees_with_a_simple_implementation() {
         ];
         if !q.has_stones() {
             plans.push(ScanPlan::with(&q, Strategy::All, false));
+        }
+        if q.pattern().width() <= 3 && q.pattern().height() <= 3 {
+            // Every pattern of at most 3x3 cells through the local codes too, whatever
+            // the plan chosen for it (corner and side ones included).
+            plans.push(ScanPlan::with(&q, Strategy::Local, false));
+            assert_eq!(plans.last().map(|p| p.strategy()), Some(Strategy::Local));
         }
         for plan in &plans {
             let got_rows = library_rows(&index, &pidx, plan, &keys);
