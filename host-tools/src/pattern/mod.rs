@@ -1,6 +1,6 @@
 //! Pattern search on the desktop: the acceleration data of an index ([`data`]), the
-//! search over all games in parallel ([`search`]), and the ways a user gives a pattern
-//! (`ROWS`, or a rectangle cut from a game record or a board). The explorer answers
+//! search over all games in parallel ([`search`](mod@search)), and the ways a user gives a
+//! pattern (`ROWS`, or a rectangle cut from a game record or a board). The explorer answers
 //! pattern questions with these (`docs/PATTERNS.md`).
 
 pub mod data;
