@@ -80,4 +80,10 @@ if [ ! -d "$client/node_modules/@sabaki/gtp" ]; then
   echo "setup: npm ci in host-tools/tests/gtp-client"
   (cd "$client" && npm ci --no-audit --no-fund --loglevel=error)
 fi
+# sgfmill reads the tracked games' records a second way in the hint tests (an SGF reader
+# independent of the project's).
+if ! python3 -c 'import sgfmill' >/dev/null 2>&1; then
+  echo "setup: pip install sgfmill"
+  python3 -m pip install --quiet sgfmill==1.1.1
+fi
 echo "setup: ok"

@@ -155,6 +155,7 @@ pub mod hash;
 pub mod hints;
 pub mod index;
 pub mod notation;
+pub mod opening;
 pub mod outcome;
 pub mod pattern;
 pub mod point;
@@ -164,6 +165,7 @@ pub mod query;
 pub mod replay;
 pub mod search;
 pub mod stored;
+pub mod track;
 pub mod transform;
 
 pub use board::{Board, Captures, KoRule, MoveError, Rules};

@@ -1,5 +1,7 @@
-//! Collecting the SGF sources of a build: files, folders, `.tgz`/`.tar.gz`/`.tar` and `.zip`
-//! archives, read whole into memory, in a deterministic order.
+//! Collecting the sources of a build: game records (SGF, Tygem's `.gib`, WBaduk's `.ngf`,
+//! PandaNet's `.ugf`/`.ugi`), alone, in folders or in archives (`.tar`, `.tgz`/`.tar.gz`,
+//! `.tar.bz2`/`.tbz2`/`.tbz`, `.tar.xz`/`.txz`, `.zip`, `.7z`), read whole into memory, in a
+//! deterministic order.
 //!
 //! ```no_run
 //! # use kifudex::{input, sgf};
@@ -15,7 +17,7 @@ use crate::sgf::{self, ParsedFile};
 use std::io::Read;
 use std::path::Path;
 
-/// The bytes of one SGF file (or archive member).
+/// The bytes of one record file (or archive member).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Source {
     /// Display path of the file (of the archive, for members).
@@ -27,17 +29,17 @@ pub struct Source {
 }
 
 impl Source {
-    /// Parses the source's game trees.
+    /// Parses the source's games, in the format its name says ([`sgf::parse_record`]).
     pub fn parse(&self) -> ParsedFile {
-        sgf::parse_file(&self.bytes, &self.path, self.member.as_deref())
+        sgf::parse_record(&self.bytes, &self.path, self.member.as_deref())
     }
 }
 
 /// Why an input was skipped.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum SkipReason {
-    /// Not an SGF file nor a supported archive (`.gib`, `.ngf`, ...); holds the extension.
-    #[error("not an SGF file or archive ({0})")]
+    /// Not a game record nor a supported archive (`.txt`, `.pdf`, ...); holds the extension.
+    #[error("not a game record or archive ({0})")]
     NotSgf(String),
     /// The file could not be read.
     #[error("cannot read: {0}")]
@@ -84,24 +86,44 @@ impl std::fmt::Display for Skipped {
     }
 }
 
+/// What a file is, by its name.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Kind {
-    Sgf,
-    Tar { gz: bool },
+    /// A game record (any [`sgf::Format`]).
+    Record,
+    /// A tar archive, compressed so.
+    Tar(Compression),
     Zip,
+    SevenZip,
     Other,
+}
+
+/// How a tar archive is compressed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Compression {
+    None,
+    Gzip,
+    Bzip2,
+    Xz,
 }
 
 fn kind_of(name: &str) -> Kind {
     let l = name.to_ascii_lowercase();
-    if l.ends_with(".sgf") {
-        Kind::Sgf
-    } else if l.ends_with(".tgz") || l.ends_with(".tar.gz") {
-        Kind::Tar { gz: true }
-    } else if l.ends_with(".tar") {
-        Kind::Tar { gz: false }
-    } else if l.ends_with(".zip") {
+    let ends = |exts: &[&str]| exts.iter().any(|e| l.ends_with(e));
+    if sgf::Format::of_name(&l).is_some() {
+        Kind::Record
+    } else if ends(&[".tgz", ".tar.gz"]) {
+        Kind::Tar(Compression::Gzip)
+    } else if ends(&[".tar.bz2", ".tbz2", ".tbz"]) {
+        Kind::Tar(Compression::Bzip2)
+    } else if ends(&[".tar.xz", ".txz"]) {
+        Kind::Tar(Compression::Xz)
+    } else if ends(&[".tar"]) {
+        Kind::Tar(Compression::None)
+    } else if ends(&[".zip"]) {
         Kind::Zip
+    } else if ends(&[".7z"]) {
+        Kind::SevenZip
     } else {
         Kind::Other
     }
@@ -172,7 +194,7 @@ fn special_kind(t: std::fs::FileType) -> &'static str {
     "a special file"
 }
 
-/// Reads one listed file: an SGF file gives one source, an archive its SGF members; other
+/// Reads one listed file: a record gives one source, an archive its record members; other
 /// files, unreadable files and broken members are skipped.
 pub fn read_input(path: &Path) -> (Vec<Source>, Vec<Skipped>) {
     let mut sources = Vec::new();
@@ -181,10 +203,10 @@ pub fn read_input(path: &Path) -> (Vec<Source>, Vec<Skipped>) {
     (sources, skipped)
 }
 
-/// Reads every SGF source under `paths`, in order: each path as given; folders walked
+/// Reads every record under `paths`, in order: each path as given; folders walked
 /// recursively, entries sorted by file name at every level; archive members in archive order.
-/// Files that are not SGF or archives, unreadable files and broken archive members are listed
-/// as skipped (never fatal).
+/// Files that are neither records nor archives, unreadable files and broken archive members
+/// are listed as skipped (never fatal).
 pub fn collect_sources<P: AsRef<Path>>(paths: &[P]) -> (Vec<Source>, Vec<Skipped>) {
     let (files, mut skipped) = list_inputs(paths);
     let mut sources = Vec::new();
@@ -216,19 +238,11 @@ fn add_file(p: &Path, sources: &mut Vec<Source>, skipped: &mut Vec<Skipped>) {
             return;
         }
     };
-    match kind {
-        Kind::Sgf => sources.push(Source {
-            path,
-            member: None,
-            bytes,
-        }),
-        Kind::Tar { gz } => read_tar(&path, &bytes, gz, sources, skipped),
-        Kind::Zip => read_zip(&path, bytes, sources, skipped),
-        Kind::Other => {}
-    }
+    collect_archive(&path, bytes, sources, skipped);
 }
 
-/// Reads the `.sgf` members of an in-memory archive's bytes (`name` tells the format).
+/// Reads the record members of an in-memory archive's bytes (`name` tells the format; a
+/// record's name gives the record itself).
 pub fn collect_archive(
     name: &str,
     bytes: Vec<u8>,
@@ -236,9 +250,10 @@ pub fn collect_archive(
     skipped: &mut Vec<Skipped>,
 ) {
     match kind_of(name) {
-        Kind::Tar { gz } => read_tar(name, &bytes, gz, sources, skipped),
+        Kind::Tar(c) => read_tar(name, &bytes, c, sources, skipped),
         Kind::Zip => read_zip(name, bytes, sources, skipped),
-        Kind::Sgf => sources.push(Source {
+        Kind::SevenZip => read_7z(name, bytes, sources, skipped),
+        Kind::Record => sources.push(Source {
             path: name.to_owned(),
             member: None,
             bytes,
@@ -254,14 +269,15 @@ pub fn collect_archive(
 fn read_tar(
     path: &str,
     bytes: &[u8],
-    gz: bool,
+    compression: Compression,
     sources: &mut Vec<Source>,
     skipped: &mut Vec<Skipped>,
 ) {
-    let reader: Box<dyn Read + '_> = if gz {
-        Box::new(flate2::read::MultiGzDecoder::new(bytes))
-    } else {
-        Box::new(bytes)
+    let reader: Box<dyn Read + '_> = match compression {
+        Compression::Gzip => Box::new(flate2::read::MultiGzDecoder::new(bytes)),
+        Compression::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(bytes)),
+        Compression::Xz => Box::new(lzma_rust2::XzReader::new(bytes, true)),
+        Compression::None => Box::new(bytes),
     };
     let mut archive = tar::Archive::new(reader);
     let broken = |e: std::io::Error, member: Option<String>| Skipped {
@@ -296,17 +312,17 @@ fn read_tar(
     }
 }
 
-/// Adds one archive member: an SGF member's bytes as a source, any other member as skipped.
+/// Adds one archive member: a record's bytes as a source, any other member as skipped.
 /// A member that cannot be read is returned with the error, for the caller to report.
 fn add_member(
     path: &str,
     name: String,
     size: u64,
-    r: &mut impl Read,
+    r: &mut (impl Read + ?Sized),
     sources: &mut Vec<Source>,
     skipped: &mut Vec<Skipped>,
 ) -> Result<(), (std::io::Error, String)> {
-    if kind_of(&name) != Kind::Sgf {
+    if kind_of(&name) != Kind::Record {
         skipped.push(Skipped {
             path: path.to_owned(),
             reason: SkipReason::NotSgf(extension(&name)),
@@ -354,5 +370,44 @@ fn read_zip(path: &str, bytes: Vec<u8>, sources: &mut Vec<Source>, skipped: &mut
         if let Err((e, name)) = add_member(path, name, size, &mut f, sources, skipped) {
             skipped.push(broken(e.to_string(), Some(name)));
         }
+    }
+}
+
+/// Reads a `.7z` archive's record members, block by block (a solid block is decoded once,
+/// its members in order; other members are read past). A member that cannot be decoded is
+/// reported with its name and ends its block; the other blocks are still read.
+fn read_7z(path: &str, bytes: Vec<u8>, sources: &mut Vec<Source>, skipped: &mut Vec<Skipped>) {
+    let broken = |e: String, member: Option<String>| Skipped {
+        path: path.to_owned(),
+        member,
+        reason: SkipReason::Archive(e),
+    };
+    let password = sevenz_rust2::Password::empty();
+    let mut archive = match sevenz_rust2::ArchiveReader::new(std::io::Cursor::new(bytes), password)
+    {
+        Ok(a) => a,
+        Err(e) => return skipped.push(broken(e.to_string(), None)),
+    };
+    let mut current: Option<String> = None;
+    let result = archive.for_each_entries(|entry, reader| {
+        if entry.is_directory() {
+            return Ok(true);
+        }
+        let name = entry.name().to_owned();
+        current = Some(name.clone());
+        if kind_of(&name) != Kind::Record {
+            // A solid block's next member starts where this one ends.
+            std::io::copy(reader, &mut std::io::sink())?;
+        }
+        match add_member(path, name, entry.size(), reader, sources, skipped) {
+            Ok(()) => Ok(true),
+            Err((e, name)) => {
+                skipped.push(broken(e.to_string(), Some(name)));
+                Ok(false)
+            }
+        }
+    });
+    if let Err(e) = result {
+        skipped.push(broken(e.to_string(), current));
     }
 }

@@ -17,6 +17,7 @@ pub mod pattern;
 pub mod position;
 pub mod predict;
 pub mod print;
+pub mod rank;
 pub mod sample;
 pub mod sgf;
 pub mod shapes;

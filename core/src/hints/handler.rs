@@ -9,10 +9,12 @@ use crate::board::{Board, Rules, StonesOnly};
 use crate::book::Book;
 use crate::format::FormatError;
 use crate::point::{Color, Size};
+use crate::pointset::PointSet;
 use crate::predict::features::default_to_move;
 use crate::predict::{best, Analysis, Guess, History, MAX_GUESSES};
 use crate::query::{play_moves_recent, set_cells};
 use crate::search::{next_moves_into, Lookup, NextMoves};
+use crate::track::{Condition, Fix, Record, Seen, Tracker};
 
 use super::{parse_request, LedFrame, Leds, Line, LineReader, Reason, Reply, Request};
 
@@ -103,11 +105,12 @@ impl<'a, const N: usize> Hints<'a, N> {
         self.book.as_ref().map_err(|e| *e)
     }
 
-    /// Answers a position request into `ws`: the position's book classes (`ws.next`) or,
-    /// when the book holds no next move of the side to move and it has a predictor, the
-    /// predictor's guesses (`ws.guesses`).
+    /// Answers a plain position request into `ws`: the position's book classes
+    /// (`ws.next`) or, when the book holds no next move of the side to move and it has a
+    /// predictor, the predictor's guesses (`ws.guesses`).
     fn answer(&self, request: &Request<'_>, ws: &mut Workspace<N>) -> Result<Answer, Reason> {
-        let book = self.book.as_ref().map_err(|e| e.reason())?;
+        // `ws.next` and `ws.guesses` will hold this request's answer, not the record's.
+        ws.answered = None;
         let board = &mut ws.board;
         // Set up in place (no copies of the board), as `position_after` and
         // `position_from_cells` do, on a board of stones only: the keys of the one
@@ -135,8 +138,21 @@ impl<'a, const N: usize> Hints<'a, N> {
                     History::default(),
                 )
             }
-            Request::Quit => return Err(Reason::BadRequest),
+            _ => return Err(Reason::BadRequest),
         };
+        self.answer_position(ws, to_move, history)
+    }
+
+    /// Answers the position on `ws.board`, `to_move` to play after the moves `history`
+    /// knows of.
+    fn answer_position(
+        &self,
+        ws: &mut Workspace<N>,
+        to_move: Color,
+        history: History,
+    ) -> Result<Answer, Reason> {
+        let book = self.book.as_ref().map_err(|e| e.reason())?;
+        let board = &ws.board;
         if !book.header().has_size(board.size()) {
             return Err(Reason::UnsupportedSize);
         }
@@ -158,35 +174,115 @@ impl<'a, const N: usize> Hints<'a, N> {
         Ok(Answer::Guess(key.bgo, to_move))
     }
 
-    /// Answers one request line (without its `\n`): formats the reply in `ws` and shows its
-    /// LED frame. Returns the reply line (`\n` included), or `None` for `quit`.
+    /// A `board` request while tracking: the snapshot goes to the tracker; a board that
+    /// holds the record's position gets the record's answer (the one of its last
+    /// computation while the position lasts), any other a fix.
+    fn track_board(&self, request: &Request<'_>, ws: &mut Workspace<N>) -> Outcome {
+        let Request::Board {
+            size,
+            cells,
+            to_move,
+        } = *request
+        else {
+            return Outcome::Error(Reason::BadRequest);
+        };
+        ws.board = Board::empty(size, Rules::RECORD);
+        if let Err(e) = set_cells(&mut ws.board, cells) {
+            return Outcome::Error(e.into());
+        }
+        if ws.tracker.is_waiting() {
+            if let Err(reason) = check_snapshot(&ws.board) {
+                return Outcome::Error(reason);
+            }
+            ws.tracker.start(&ws.board, to_move);
+        } else if size != ws.tracker.record().size() {
+            return Outcome::Error(Reason::UnsupportedSize);
+        } else if let Seen::Fix(fix) = ws.tracker.see(&ws.board) {
+            // Restore puts back the record's stones; the others concern the board's.
+            let shown = match fix.condition {
+                Condition::Restore => ws.tracker.board().stones(Color::Black),
+                _ => ws.board.stones(Color::Black),
+            };
+            return Outcome::Fix(fix, *shown);
+        }
+        let generation = ws.tracker.generation();
+        if let Some((g, answer)) = ws.answered {
+            if g == generation {
+                return Outcome::Answer(answer);
+            }
+        }
+        ws.board = ws.tracker.board().clone();
+        let (to_move, history) = (ws.tracker.to_move(), ws.tracker.history());
+        let answer = self.answer_position(ws, to_move, history);
+        ws.answered = Some((generation, answer));
+        Outcome::Answer(answer)
+    }
+
+    /// What a request (with a usable book) is answered with.
+    fn handle(&self, request: Request<'_>, ws: &mut Workspace<N>) -> Outcome {
+        match request {
+            Request::Board { .. } if ws.tracking => self.track_board(&request, ws),
+            Request::Moves(_) | Request::Board { .. } => Outcome::Answer(self.answer(&request, ws)),
+            Request::Track => {
+                ws.tracking = true;
+                ws.tracker.reset();
+                Outcome::Ok
+            }
+            Request::New => {
+                ws.tracker.reset();
+                Outcome::Ok
+            }
+            Request::Untrack => {
+                ws.tracking = false;
+                Outcome::Ok
+            }
+            Request::Game => Outcome::Game,
+            Request::Quit => Outcome::Error(Reason::BadRequest),
+        }
+    }
+
+    /// Answers one request line (without its `\n`): formats the reply in `ws` (or, for
+    /// `game`, names the record to write) and shows its LED frame. Returns the reply, or
+    /// `None` for `quit`.
     pub fn reply<'w>(
         &self,
         line: &[u8],
         ws: &'w mut Workspace<N>,
         leds: &mut impl Leds,
-    ) -> Option<&'w [u8]> {
-        let answer = match (parse_request(line), self.book.as_ref()) {
+    ) -> Option<Output<'w>> {
+        let outcome = match (parse_request(line), self.book.as_ref()) {
             (Ok(Request::Quit), _) => return None,
-            (_, Err(e)) => Err(e.reason()),
-            (Ok(req), Ok(_)) => self.answer(&req, ws),
-            (Err(r), Ok(_)) => Err(r),
+            (_, Err(e)) => Outcome::Error(e.reason()),
+            (Ok(req), Ok(_)) => self.handle(req, ws),
+            (Err(r), Ok(_)) => Outcome::Error(r),
         };
-        match answer {
-            Ok(Answer::Hints(hash)) => {
+        match outcome {
+            Outcome::Answer(Ok(Answer::Hints(hash))) => {
                 ws.reply.hints(hash, &ws.next);
                 leds.show(&LedFrame::from_classes(ws.next.classes()));
             }
-            Ok(Answer::Guess(hash, color)) => {
+            Outcome::Answer(Ok(Answer::Guess(hash, color))) => {
                 ws.reply.guess(hash, color, &ws.guesses);
                 leds.show(&LedFrame::from_guesses(&ws.guesses, color));
             }
-            Err(reason) => {
+            Outcome::Answer(Err(reason)) | Outcome::Error(reason) => {
                 ws.reply.error(reason);
                 leds.show(&LedFrame::new());
             }
+            Outcome::Fix(fix, black) => {
+                ws.reply.fix(&fix);
+                leds.show(&LedFrame::from_fix(&fix, black));
+            }
+            Outcome::Ok => {
+                ws.reply.ok();
+                leds.show(&LedFrame::new());
+            }
+            Outcome::Game => {
+                leds.show(&LedFrame::new());
+                return Some(Output::Game(ws.tracker.record()));
+            }
         }
-        Some(ws.reply.as_bytes())
+        Some(Output::Line(ws.reply.as_bytes()))
     }
 
     /// The reply to an overlong line: `error bad-request` (or the book's error).
@@ -203,9 +299,9 @@ impl<'a, const N: usize> Hints<'a, N> {
     /// Answers the requests read from `r` on `w`, one reply line each (flushed after each
     /// reply), lighting `leds`, until `quit` or the end of the input. Its working
     /// memory is on the stack: a [`LineReader`] (1,056 bytes) and a [`Workspace`] (a
-    /// [`Reply`], a 164-byte board of stones only and `N` x 16 bytes of classes: 4,528
-    /// bytes for [`CAPACITY`](super::CAPACITY) on a 64-bit machine; and the predictor's
-    /// analysis of a position, about 3.7 KiB, and its guesses).
+    /// 1,100-byte [`Reply`], a 164-byte board of stones only and `N` x 16 bytes of classes;
+    /// the predictor's analysis of a position, about 3.7 KiB, and its guesses; the tracked
+    /// game's [`Tracker`], 2,540 bytes).
     pub fn serve<R: Read, W: Write, L: Leds>(
         &self,
         r: &mut R,
@@ -217,16 +313,45 @@ impl<'a, const N: usize> Hints<'a, N> {
         loop {
             let reply = match lines.next_line(r).map_err(ServeError::Read)? {
                 Line::Eof => return Ok(End::Eof),
-                Line::Overlong => self.reply_overlong(&mut ws, leds),
+                Line::Overlong => Output::Line(self.reply_overlong(&mut ws, leds)),
                 Line::Text(line) => match self.reply(line, &mut ws, leds) {
                     Some(reply) => reply,
                     None => return Ok(End::Quit),
                 },
             };
-            w.write_all(reply).map_err(ServeError::Write)?;
+            match reply {
+                Output::Line(bytes) => w.write_all(bytes),
+                Output::Game(record) => record.write_sgf(w),
+            }
+            .map_err(ServeError::Write)?;
             w.flush().map_err(ServeError::Write)?;
         }
     }
+}
+
+/// A reply to one request line ([`Hints::reply`]).
+#[derive(Copy, Clone, Debug)]
+pub enum Output<'w> {
+    /// One line, `\n` included.
+    Line(&'w [u8]),
+    /// The `game` reply: the record as one SGF line, written by [`Record::write_sgf`].
+    Game(&'w Record),
+}
+
+/// What a request is answered with, before it is formatted.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Outcome {
+    /// A position's answer (or why there is none).
+    Answer(Result<Answer, Reason>),
+    /// An error.
+    Error(Reason),
+    /// The tracked board must be fixed; the stones at the points (black ones given) are
+    /// shown.
+    Fix(Fix, PointSet),
+    /// `ok`.
+    Ok,
+    /// The record as SGF.
+    Game,
 }
 
 /// What a position request is answered with.
@@ -268,7 +393,9 @@ fn check_snapshot(board: &Board<StonesOnly>) -> Result<(), Reason> {
 }
 
 /// The working memory of [`Hints::reply`]: the reply line, the board and the classes of one
-/// position, and the predictor's analysis and guesses, reused from request to request.
+/// position, and the predictor's analysis and guesses, reused from request to request; and
+/// the tracked game (whether `board` requests feed it, its [`Tracker`], and which of its
+/// positions `next` and `guesses` answer).
 #[derive(Clone, Debug)]
 pub struct Workspace<const N: usize> {
     reply: Reply,
@@ -276,6 +403,10 @@ pub struct Workspace<const N: usize> {
     board: Board<StonesOnly>,
     analysis: Analysis,
     guesses: heapless::Vec<Guess, MAX_GUESSES>,
+    tracking: bool,
+    tracker: Tracker,
+    /// The tracker's generation whose answer `next` and `guesses` hold, with the answer.
+    answered: Option<(u32, Result<Answer, Reason>)>,
 }
 
 impl<const N: usize> Default for Workspace<N> {
@@ -293,7 +424,20 @@ impl<const N: usize> Workspace<N> {
             board: Board::empty(Size::STANDARD, Rules::default()),
             analysis: Analysis::empty(),
             guesses: heapless::Vec::new(),
+            tracking: false,
+            tracker: Tracker::new(),
+            answered: None,
         }
+    }
+
+    /// Whether `board` requests feed the tracked game.
+    pub fn is_tracking(&self) -> bool {
+        self.tracking
+    }
+
+    /// The tracked game.
+    pub fn tracker(&self) -> &Tracker {
+        &self.tracker
     }
 
     /// The guesses of the last position answered with a `guess` reply.
@@ -353,5 +497,103 @@ mod tests {
         let (end, out, _) = serve_bad_book(b"", &long);
         assert_eq!(end, End::Eof);
         assert_eq!(out, b"error bad-book\n");
+    }
+}
+
+#[cfg(test)]
+mod track_tests {
+    extern crate std;
+
+    use std::string::String;
+    use std::vec::Vec;
+
+    use super::*;
+
+    const GOLDEN: &[u8] = include_bytes!("../../tests/data/golden.kdb");
+
+    /// Serves `input` on the golden book; returns the reply lines and the LED frames.
+    fn serve(input: &str) -> (Vec<String>, Vec<String>) {
+        struct Frames(Vec<String>);
+        impl Leds for Frames {
+            fn show(&mut self, frame: &LedFrame) {
+                self.0.push(std::format!("{frame}"));
+            }
+        }
+        let hints: Hints<'_, 64> = Hints::new(Book::open(GOLDEN));
+        let mut out = std::vec![0u8; 1 << 16];
+        let mut w = &mut out[..];
+        let mut frames = Frames(Vec::new());
+        hints
+            .serve(&mut input.as_bytes(), &mut w, &mut frames)
+            .unwrap();
+        let left = w.len();
+        let text = String::from_utf8(out[..(1 << 16) - left].to_vec()).unwrap();
+        (text.lines().map(String::from).collect(), frames.0)
+    }
+
+    fn nine(stones: &[(usize, u8)]) -> String {
+        let mut cells = std::vec![b'.'; 81];
+        for &(i, c) in stones {
+            cells[i] = c;
+        }
+        std::format!("board 9 {}", String::from_utf8(cells).unwrap())
+    }
+
+    #[test]
+    fn tracking_records_the_game_and_names_what_to_fix() {
+        let ee = 4 * 9 + 4;
+        let cc = 2 * 9 + 2;
+        let requests = [
+            nine(&[]),
+            "track".into(),
+            nine(&[]),
+            nine(&[(ee, b'X')]),
+            nine(&[(ee, b'X'), (cc, b'O')]),
+            nine(&[(ee, b'X'), (cc, b'O')]),
+            nine(&[(ee, b'X'), (cc, b'O')]),
+            nine(&[(cc, b'O')]),
+            "game".into(),
+            nine(&[(ee, b'X'), (cc, b'O')]),
+            nine(&[(ee, b'X'), (cc, b'O'), (0, b'O')]),
+            "untrack".into(),
+            nine(&[(ee, b'X'), (cc, b'O'), (0, b'O')]),
+            "game".into(),
+            "new".into(),
+            "game".into(),
+            "track extra".into(),
+        ];
+        let (replies, frames) = serve(&(requests.join("\n") + "\n"));
+        let (plain, _) = serve(&std::format!(
+            "{}\n{} W\n{} B\n",
+            nine(&[]),
+            nine(&[(ee, b'X')]),
+            nine(&[(ee, b'X'), (cc, b'O')])
+        ));
+        assert_eq!(replies.len(), requests.len());
+        assert_eq!(replies[0], plain[0]);
+        assert_eq!(replies[1], "ok");
+        // The golden book has no predictor: the record's answers are the book's, as for
+        // the same snapshots naming the side to move.
+        assert_eq!(replies[2], plain[0]);
+        assert_eq!(replies[3], plain[1]);
+        assert_eq!(replies[4], plain[2]);
+        assert_eq!(replies[5], plain[2]);
+        assert_eq!(replies[6], plain[2]);
+        // Both moves are settled (seen on 3 snapshots): a missing stone is to be restored.
+        assert_eq!(replies[7], "fix restore ee");
+        assert_eq!(frames[7], "leds fix restore ee:B");
+        assert_eq!(replies[8], "(;GM[1]FF[4]SZ[9];B[ee];W[cc])");
+        assert_eq!(frames[8], "leds");
+        assert_eq!(replies[9], plain[2]);
+        assert_eq!(replies[10], "fix wrong-color aa");
+        assert_eq!(frames[10], "leds fix wrong-color aa:W");
+        assert_eq!(replies[11], "ok");
+        // Alone again: a snapshot with more white than black stones, White to move.
+        assert!(replies[12].starts_with("hints "), "{}", replies[12]);
+        assert_eq!(replies[13], replies[8]);
+        assert_eq!(replies[14], "ok");
+        assert_eq!(replies[15], "(;GM[1]FF[4]SZ[19])");
+        assert_eq!(replies[16], "error bad-request");
+        assert_eq!(frames.len(), replies.len());
     }
 }

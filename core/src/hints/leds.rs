@@ -7,8 +7,10 @@ use core::fmt;
 use crate::notation::sgf_letter;
 use crate::notation::Sgf;
 use crate::point::{Color, Move, Point};
+use crate::pointset::PointSet;
 use crate::predict::Guess;
 use crate::search::NextMove;
+use crate::track::{Condition, Fix};
 
 use super::MAX_HINTS;
 
@@ -25,14 +27,45 @@ pub struct LedPoint {
 }
 
 /// What the board's LEDs show after a reply: the points of the replied classes, brightest
-/// first (search order), at most [`MAX_HINTS`]. Empty after an error.
+/// first (search order), at most [`MAX_HINTS`]; or, after a `fix` reply, every point to fix
+/// ([`FixFrame`]). Empty after an error.
 ///
-/// Displayed as `leds pd:255 dp:120` (the word `leds`, then `point:brightness`), or
-/// `leds guess pd:255 ...` for the predictor's guesses.
+/// Displayed as `leds pd:255 dp:120` (the word `leds`, then `point:brightness`),
+/// `leds guess pd:255 ...` for the predictor's guesses, `leds fix remove bb:W cb:W` (the
+/// condition, then `point:colour`) for a fix.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LedFrame {
     points: heapless::Vec<LedPoint, MAX_HINTS>,
     guess: bool,
+    fix: Option<FixFrame>,
+}
+
+/// The "please fix the board" frame: what is wrong and every point concerned, each with the
+/// colour of its stone (the stone to put back for [`Condition::Restore`], the stone that is
+/// there for the others). A board shows it unlike the hints (another colour, blinking), so
+/// that it is never taken for a hint.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct FixFrame {
+    /// What is wrong.
+    pub condition: Condition,
+    /// The points to fix.
+    pub points: PointSet,
+    /// Those of them whose stone is black (the others' is white).
+    pub black: PointSet,
+}
+
+impl FixFrame {
+    /// The points with the colour of their stone, in `y * 19 + x` order.
+    pub fn stones(&self) -> impl Iterator<Item = (Point, Color)> + '_ {
+        self.points.iter().map(|p| {
+            let c = if self.black.contains(p) {
+                Color::Black
+            } else {
+                Color::White
+            };
+            (p, c)
+        })
+    }
 }
 
 impl LedFrame {
@@ -41,7 +74,27 @@ impl LedFrame {
         LedFrame {
             points: heapless::Vec::new(),
             guess: false,
+            fix: None,
         }
+    }
+
+    /// The frame of a `fix` reply: its points, `black` those whose stone is black.
+    pub fn from_fix(fix: &Fix, black: PointSet) -> Self {
+        LedFrame {
+            points: heapless::Vec::new(),
+            guess: false,
+            fix: Some(FixFrame {
+                condition: fix.condition,
+                points: fix.points,
+                black: black & fix.points,
+            }),
+        }
+    }
+
+    /// The "please fix the board" frame, if this is one (then [`LedFrame::points`] is
+    /// empty).
+    pub fn fix(&self) -> Option<&FixFrame> {
+        self.fix.as_ref()
     }
 
     /// The frame of a predictor's guesses for `color`, best first: brightness 255 for the
@@ -50,6 +103,7 @@ impl LedFrame {
         let mut frame = LedFrame {
             points: heapless::Vec::new(),
             guess: true,
+            fix: None,
         };
         let top = guesses.first().map_or(0, |g| g.score);
         for g in guesses.iter().take(MAX_HINTS) {
@@ -95,6 +149,13 @@ impl LedFrame {
 
 impl fmt::Display for LedFrame {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(fix) = &self.fix {
+            write!(f, "leds fix {}", fix.condition.as_str())?;
+            for (p, c) in fix.stones() {
+                write!(f, " {}:{}", Sgf(Move::Play(p)), c.letter())?;
+            }
+            return Ok(());
+        }
         f.write_str(if self.guess { "leds guess" } else { "leds" })?;
         for p in &self.points {
             write!(f, " {}:{}", Sgf(Move::Play(p.point)), p.brightness)?;
@@ -108,9 +169,22 @@ impl fmt::Display for LedFrame {
 #[cfg(feature = "defmt")]
 impl defmt::Format for LedFrame {
     fn format(&self, f: defmt::Formatter<'_>) {
+        let letter = |v| sgf_letter(v).unwrap_or('?');
+        if let Some(fix) = &self.fix {
+            defmt::write!(f, "leds fix {=str}", fix.condition.as_str());
+            for (p, c) in fix.stones() {
+                defmt::write!(
+                    f,
+                    " {=char}{=char}:{=char}",
+                    letter(p.x),
+                    letter(p.y),
+                    c.letter()
+                );
+            }
+            return;
+        }
         defmt::write!(f, "{=str}", if self.guess { "leds guess" } else { "leds" });
         for p in &self.points {
-            let letter = |v| sgf_letter(v).unwrap_or('?');
             defmt::write!(
                 f,
                 " {=char}{=char}:{=u8}",
@@ -176,5 +250,13 @@ mod tests {
         assert_eq!(std::format!("{}", LedFrame::new()), "leds");
         let many: Vec<NextMove> = (0..20).map(|_| class("aa", Color::White, 5)).collect();
         assert_eq!(LedFrame::from_classes(&many).points().len(), MAX_HINTS);
+        let fix = Fix {
+            condition: Condition::Restore,
+            points: [Point::new(1, 1), Point::new(3, 15)].into_iter().collect(),
+        };
+        let f = LedFrame::from_fix(&fix, PointSet::single(Point::new(3, 15)));
+        assert_eq!(std::format!("{f}"), "leds fix restore bb:W dp:B");
+        assert!(f.points().is_empty() && !f.is_guess());
+        assert_eq!(f.fix().map(|x| x.points.len()), Some(2));
     }
 }

@@ -62,8 +62,8 @@ mod lines;
 mod reply;
 mod request;
 
-pub use handler::{BookProblem, End, Hints, ServeError, Workspace};
-pub use leds::{LedFrame, LedPoint, Leds, NoLeds};
+pub use handler::{BookProblem, End, Hints, Output, ServeError, Workspace};
+pub use leds::{FixFrame, LedFrame, LedPoint, Leds, NoLeds};
 pub use lines::{Line, LineReader};
 pub use reply::Reply;
 pub use request::{parse_request, Request};
@@ -81,9 +81,26 @@ pub const CAPACITY: usize = 256;
 /// The handler of `kifudex hints` and of the example firmware.
 pub type StandardHints<'a> = Hints<'a, CAPACITY>;
 
-/// The longest reply line, `\n` included: `hints`, a 64-bit hash, a 64-bit total and
+/// The longest `hints` line, `\n` included: `hints`, a 64-bit hash, a 64-bit total and
 /// [`MAX_HINTS`] classes of at most `pass:B:4294967295`.
-pub const MAX_REPLY: usize = 6 + 21 + 21 + MAX_HINTS * 18 + 1;
+pub const MAX_HINTS_REPLY: usize = 6 + 21 + 21 + MAX_HINTS * 18 + 1;
+
+/// The longest `fix` line, `\n` included: `fix`, the longest condition word
+/// (`illegal-move`) and every point of a 19x19 board, comma-separated.
+pub const MAX_FIX_REPLY: usize = 4 + 12 + 1 + crate::point::MAX_POINTS * 3;
+
+/// The longest reply line the handler formats in its buffer, `\n` included (`game`, longer,
+/// is written in pieces: at most [`MAX_GAME_REPLY`]).
+pub const MAX_REPLY: usize = if MAX_FIX_REPLY > MAX_HINTS_REPLY {
+    MAX_FIX_REPLY
+} else {
+    MAX_HINTS_REPLY
+};
+
+/// The longest `game` line, `\n` included: the root with every point but one set up, then
+/// [`MAX_MOVES`](crate::track::MAX_MOVES) moves of 6 bytes.
+pub const MAX_GAME_REPLY: usize =
+    18 + 4 + (crate::point::MAX_POINTS - 1) * 4 + 5 + crate::track::MAX_MOVES * 6 + 2;
 
 /// Why a request has an `error` reply (see the module documentation for each word).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -1,5 +1,6 @@
-//! Reply lines, formatted in a fixed buffer ([`Reply`]): `hints ...`, `guess ...` and
-//! `error ...`.
+//! Reply lines, formatted in a fixed buffer ([`Reply`]): `hints ...`, `guess ...`,
+//! `fix ...`, `ok` and `error ...` (the one longer line, `game`, is written in pieces by
+//! [`Record::write_sgf`](crate::track::Record::write_sgf)).
 
 use core::fmt;
 
@@ -7,6 +8,7 @@ use crate::notation::sgf_letter;
 use crate::point::{Color, Move};
 use crate::predict::Guess;
 use crate::search::NextMoves;
+use crate::track::Fix;
 
 use super::{Reason, MAX_HINTS, MAX_REPLY};
 
@@ -156,6 +158,29 @@ impl Reply {
     }
 }
 
+impl Reply {
+    /// Replaces the reply with `ok\n`.
+    pub fn ok(&mut self) {
+        self.clear();
+        self.push_bytes(b"ok\n");
+    }
+
+    /// Replaces the reply with `fix <condition> <points>\n`, the points in SGF letters,
+    /// comma-separated, in `y * 19 + x` order.
+    pub fn fix(&mut self, fix: &Fix) {
+        self.clear();
+        self.push_bytes(b"fix ");
+        self.push_bytes(fix.condition.as_str().as_bytes());
+        let mut sep = b' ';
+        for p in fix.points.iter() {
+            self.push(sep);
+            self.push_move(Move::Play(p));
+            sep = b',';
+        }
+        self.push(b'\n');
+    }
+}
+
 impl fmt::Write for Reply {
     fn write_str(&mut self, s: &str) -> fmt::Result {
         let end = self.len.checked_add(s.len()).ok_or(fmt::Error)?;
@@ -217,6 +242,7 @@ mod tests {
 
     #[test]
     fn replies_fit() {
+        use crate::point::Point;
         use core::fmt::Write as _;
         let mut r = Reply::new();
         let long = "hints -9223372036854775808 18446744073709551615";
@@ -225,7 +251,29 @@ mod tests {
             r.write_str(" pass:B:4294967295").unwrap();
         }
         r.write_str("\n").unwrap();
-        assert_eq!(r.as_bytes().len(), MAX_REPLY - 1);
-        assert!(r.write_str("xx").is_err());
+        assert_eq!(r.as_bytes().len(), super::super::MAX_HINTS_REPLY - 1);
+        // The longest line: a fix of every point, under the longest condition word.
+        let every = crate::pointset::PointSet::full(crate::point::Size::STANDARD);
+        for condition in [
+            crate::track::Condition::Remove,
+            crate::track::Condition::Restore,
+            crate::track::Condition::WrongColor,
+            crate::track::Condition::RecordFull,
+            crate::track::Condition::IllegalMove,
+        ] {
+            r.fix(&Fix {
+                condition,
+                points: every,
+            });
+            assert!(r.as_bytes().ends_with(b",ss\n"));
+            assert!(r.as_bytes().len() <= MAX_REPLY);
+        }
+        assert_eq!(r.as_bytes().len(), MAX_REPLY);
+        assert!(r.write_str("x").is_err());
+        r.fix(&Fix {
+            condition: crate::track::Condition::Remove,
+            points: [Point::new(1, 1), Point::new(2, 1)].into_iter().collect(),
+        });
+        assert_eq!(r.as_bytes(), b"fix remove bb,cb\n");
     }
 }

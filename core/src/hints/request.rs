@@ -1,4 +1,5 @@
-//! Request lines: `moves ...`, `board N <cells> [B|W]`, `quit` ([`parse_request`]).
+//! Request lines: `moves ...`, `board N <cells> [B|W]`, `track`, `new`, `game`, `untrack`,
+//! `quit` ([`parse_request`]).
 
 use crate::point::{Color, Size};
 
@@ -18,6 +19,14 @@ pub enum Request<'l> {
         /// The side to move, if the request names it.
         to_move: Option<Color>,
     },
+    /// `track`: start a game record; from now on `board` requests feed it.
+    Track,
+    /// `new`: start a new game record.
+    New,
+    /// `game`: the record so far as SGF.
+    Game,
+    /// `untrack`: `board` requests are answered alone again.
+    Untrack,
     /// `quit`.
     Quit,
 }
@@ -48,6 +57,10 @@ pub fn parse_request(line: &[u8]) -> Result<Request<'_>, Reason> {
             }
         }
         b"quit" if rest.is_empty() => Ok(Request::Quit),
+        b"track" if rest.is_empty() => Ok(Request::Track),
+        b"new" if rest.is_empty() => Ok(Request::New),
+        b"game" if rest.is_empty() => Ok(Request::Game),
+        b"untrack" if rest.is_empty() => Ok(Request::Untrack),
         _ => Err(Reason::BadRequest),
     }
 }
@@ -126,6 +139,14 @@ mod tests {
         );
         assert_eq!(parse_request(b"quit"), Ok(Request::Quit));
         assert_eq!(parse_request(b"quit\r"), Ok(Request::Quit));
+        for (line, request) in [
+            (&b"track"[..], Request::Track),
+            (b" new\r", Request::New),
+            (b"game ", Request::Game),
+            (b"\tuntrack", Request::Untrack),
+        ] {
+            assert_eq!(parse_request(line), Ok(request), "{line:?}");
+        }
         assert_eq!(
             parse_request(b"board 2 X..O"),
             Ok(Request::Board {
@@ -178,6 +199,10 @@ mod tests {
             b"\r",
             b"   ",
             b"quit now",
+            b"track 19",
+            b"Track",
+            b"game sgf",
+            b"newgame",
             b"Quit",
             b"move pd",
             b"movespd",

@@ -5,4 +5,5 @@
 
 mod board_props;
 mod format_golden;
+mod hints_props;
 mod predict_features;

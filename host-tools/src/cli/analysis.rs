@@ -36,8 +36,23 @@ pub struct ShapesArgs {
 #[derive(Args, Debug)]
 pub struct PredictArgs {
     /// The index whose games are learnt from and tested on.
-    #[arg(long)]
-    index: PathBuf,
+    #[arg(long, required_unless_present = "streams", conflicts_with = "streams")]
+    index: Option<PathBuf>,
+    /// Instead of --index: SGF files, archives or folders. A book (--book-max-moves,
+    /// --book-min-count, a predictor) is built from the training games, and the hint
+    /// protocol's replies to noisy snapshot streams of the test games, tracked as a board
+    /// sends them, are measured beside the same positions sent as plain snapshots.
+    #[arg(long, num_args = 1..)]
+    streams: Vec<PathBuf>,
+    /// With --streams: the book's positions are the first N moves of each training game.
+    #[arg(long, default_value_t = 20, requires = "streams")]
+    book_max_moves: u32,
+    /// With --streams: the book keeps next moves seen at least N times.
+    #[arg(long, default_value_t = 2, requires = "streams")]
+    book_min_count: u32,
+    /// With --streams: the seed of the streams' noise.
+    #[arg(long, default_value_t = 1, requires = "streams")]
+    seed: u64,
     /// Learn from all games but one in N (`--test-every`), test on the others (split by a
     /// hash of each game's setup and first 40 moves, so a game recorded twice is on one
     /// side), and print top-1/top-5 by move bucket.
@@ -91,10 +106,9 @@ pub fn shapes(a: ShapesArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `kifudex predict --eval`.
+/// `kifudex predict --eval`: over an index's games, or (`--streams`) the hint protocol's
+/// replies to noisy snapshot streams of records' games.
 pub fn predict(a: PredictArgs) -> Result<ExitCode> {
-    let bytes = open_index_file(&a.index)?;
-    let explorer = Explorer::open(&bytes, a.index.display().to_string())?;
     let opts = TrainOptions {
         min_count: a.min_count,
         max_patterns: a.max_patterns,
@@ -104,11 +118,30 @@ pub fn predict(a: PredictArgs) -> Result<ExitCode> {
         hide_per_mille: a.hide,
         ..Default::default()
     };
-    let e = explorer.evaluate_predictor(a.test_every, &opts, |m| {
+    let log = |m: &str| {
         if !a.quiet {
             eprintln!("{m}")
         }
-    })?;
+    };
+    let Some(index) = &a.index else {
+        let s = kifudex::hints::eval::StreamOptions {
+            test_every: a.test_every,
+            book_max_moves: a.book_max_moves,
+            book_min_count: a.book_min_count,
+            train: opts,
+            seed: a.seed,
+        };
+        let e = kifudex::hints::eval::evaluate_streams(&a.streams, &s, log)?;
+        if a.json {
+            print_stdout(&format!("{}\n", kifudex::hints::eval::streams_json(&e)))?;
+        } else {
+            print_stdout(&kifudex::hints::eval::streams_text(&e))?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    };
+    let bytes = open_index_file(index)?;
+    let explorer = Explorer::open(&bytes, index.display().to_string())?;
+    let e = explorer.evaluate_predictor(a.test_every, &opts, log)?;
     if a.json {
         print_stdout(&format!("{}\n", json::to_line(&e)))?;
     } else {

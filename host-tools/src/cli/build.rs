@@ -13,7 +13,8 @@ use kifudex::{open_index_file, print_stdout};
 
 #[derive(Args, Debug)]
 pub struct BuildArgs {
-    /// SGF files (.sgf), archives (.tgz, .tar.gz, .zip) or folders searched recursively.
+    /// Records (.sgf, .gib, .ngf, .ugf), archives (.tgz, .tar.bz2, .tar.xz, .zip, .7z) or
+    /// folders searched recursively.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// The file to write (atomically).
@@ -117,7 +118,8 @@ pub struct MergeArgs {
 pub struct AddArgs {
     /// The index to add to.
     index: PathBuf,
-    /// SGF files (.sgf), archives (.tgz, .tar.gz, .zip) or folders searched recursively.
+    /// Records (.sgf, .gib, .ngf, .ugf), archives (.tgz, .tar.bz2, .tar.xz, .zip, .7z) or
+    /// folders searched recursively.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// Keep games that repeat a game read earlier.

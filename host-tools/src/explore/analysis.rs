@@ -71,6 +71,7 @@ pub fn shapes(index: &Index<'_>, opts: &ShapeOptions) -> ShapesAnswer {
                             })
                             .collect(),
                         sgf: shapes::opening_sgf(o),
+                        name: o.name,
                         count: o.count,
                     }
                 })
@@ -79,7 +80,8 @@ pub fn shapes(index: &Index<'_>, opts: &ShapeOptions) -> ShapesAnswer {
     }
 }
 
-fn rates(r: &Report) -> Vec<GuessRate> {
+/// How well the predictor guessed, by move range, then over moves 0 to 150.
+pub fn rates(r: &Report) -> Vec<GuessRate> {
     let rate = |t: &Tally, moves: String| GuessRate {
         positions: t.positions,
         top1: t.top1,

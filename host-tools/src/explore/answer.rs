@@ -687,6 +687,8 @@ pub struct OpeningRow {
     pub moves: Vec<ColoredMove>,
     /// The opening as SGF nodes (`AB[dd][pp];W[pd];B[dp]...`).
     pub sgf: String,
+    /// The named whole-board opening the sequence passes through (the last it reaches).
+    pub name: Option<&'static str>,
     /// Games that opened so (in any orientation).
     pub count: u64,
 }

@@ -27,7 +27,8 @@ pub struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, o: &Tally) {
+    /// Adds another tally's counts.
+    pub fn add(&mut self, o: &Tally) {
         self.positions += o.positions;
         self.covered += o.covered;
         self.top1 += o.top1;

@@ -44,6 +44,11 @@ pub const SPLIT_PREFIX: usize = 40;
 /// whatever their length, comments or game information) have the same key, so they land
 /// on the same side of the split.
 pub fn split_key<G: StoredGame>(game: &G) -> u64 {
+    split_key_of(game.size(), game.events())
+}
+
+/// [`split_key`] of a game given by its size and main line (a record read from SGF).
+pub fn split_key_of(size: kifudex_core::Size, events: impl IntoIterator<Item = Event>) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut eat = |v: u32| {
         for b in v.to_le_bytes() {
@@ -51,10 +56,9 @@ pub fn split_key<G: StoredGame>(game: &G) -> u64 {
             h = h.wrapping_mul(0x0000_0100_0000_01b3);
         }
     };
-    let size = game.size();
     eat(size.width() as u32 | (size.height() as u32) << 8);
     let mut moves = 0;
-    for ev in game.events() {
+    for ev in events {
         match ev {
             Event::Setup { point, stone } => {
                 eat(0x1_0000 | point.index19() as u32 | (stone.code() as u32) << 9)
@@ -74,7 +78,12 @@ pub fn split_key<G: StoredGame>(game: &G) -> u64 {
 /// Whether a game is a test game: one in `every` by its [`split_key`] (a mixing step
 /// first, so that the low bits depend on every byte).
 pub fn is_test<G: StoredGame>(game: &G, every: u64) -> bool {
-    let mut z = split_key(game);
+    is_test_key(split_key(game), every)
+}
+
+/// [`is_test`] of a game's [`split_key`].
+pub fn is_test_key(key: u64, every: u64) -> bool {
+    let mut z = key;
     z = (z ^ (z >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
     z ^= z >> 33;
     every > 0 && z.is_multiple_of(every)

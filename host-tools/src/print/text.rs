@@ -553,13 +553,14 @@ pub fn shapes(a: &ShapesAnswer) -> String {
         o.moves, o.games, o.distinct, "rank", "games"
     );
     for (i, row) in o.top.iter().enumerate() {
-        out += &format!("{:>4} {:>6}  {}\n", i + 1, row.count, row.sgf);
+        let name = row.name.map(|n| format!("  ({n})")).unwrap_or_default();
+        out += &format!("{:>4} {:>6}  {}{name}\n", i + 1, row.count, row.sgf);
     }
     out
 }
 
 /// The guess rates by move range as a table.
-fn guess_rates(rates: &[GuessRate]) -> String {
+pub fn guess_rates(rates: &[GuessRate]) -> String {
     let mut s = format!(
         "{:<10} {:>9} {:>8} {:>8} {:>9}\n",
         "moves", "positions", "top-1 %", "top-5 %", "covered %"

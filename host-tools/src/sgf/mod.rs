@@ -12,10 +12,20 @@
 //! bytes once, never recurses, and allocates nothing per node or property). Text is decoded
 //! ([`text`]) only for the few game-info properties kept, in the tree's charset (`CA[]`, else
 //! UTF-8 when valid, else a detected charset).
+//!
+//! The records online servers write in formats of their own are read into the same
+//! [`GameRecord`]s, one game a file: Tygem's `.gib` ([`gib`]), WBaduk's `.ngf` ([`ngf`]),
+//! PandaNet's `.ugf`/`.ugi` ([`ugf`]), on what they share ([`lines`]: lines with their
+//! offsets, the file's charset, handicap placements). [`parse_record`] picks the reader by
+//! the file's name ([`Format`]).
 
+mod gib;
 mod info;
+mod lines;
+mod ngf;
 mod scan;
 mod text;
+mod ugf;
 pub mod write;
 
 pub use kifudex_core::Event;
@@ -267,6 +277,17 @@ pub enum ErrorKind {
     /// `SZ[]` outside 1..=19 or unreadable.
     #[error("unsupported board size SZ[{0}]")]
     BadSize(String),
+    /// A record of a line-based format (`.gib`, `.ngf`, `.ugf`) that cannot be read as a
+    /// game: the format, the line (from 1; 0 for an empty file) and why.
+    #[error("not a readable {format} record: line {line}: {reason}")]
+    BadRecord {
+        /// The format's name (`Tygem .gib`, ...).
+        format: &'static str,
+        /// The line, from 1.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
 }
 
 impl ErrorKind {
@@ -277,6 +298,7 @@ impl ErrorKind {
             ErrorKind::EmptyTree => "empty-tree",
             ErrorKind::NotGo(_) => "not-go",
             ErrorKind::BadSize(_) => "bad-size",
+            ErrorKind::BadRecord { .. } => "bad-record",
         }
     }
 }
@@ -317,6 +339,45 @@ pub struct ParsedFile {
     pub rejected: Vec<FileError>,
     /// Warnings about the file rather than one game (trailing junk, UTF-16).
     pub warnings: Vec<Warning>,
+}
+
+/// The formats of game records.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// SGF (`.sgf`): any number of game trees a file.
+    Sgf,
+    /// Tygem's `.gib`: one game.
+    Gib,
+    /// WBaduk's (Cyberoro's) `.ngf`: one game.
+    Ngf,
+    /// PandaNet's `.ugf` (`.ugi` with a review): one game.
+    Ugf,
+}
+
+impl Format {
+    /// The format a file's name says (its extension, in any case), `None` for another.
+    pub fn of_name(name: &str) -> Option<Format> {
+        let l = name.to_ascii_lowercase();
+        let ext = l.rsplit_once('.').map_or("", |(_, e)| e);
+        match ext {
+            "sgf" => Some(Format::Sgf),
+            "gib" => Some(Format::Gib),
+            "ngf" => Some(Format::Ngf),
+            "ugf" | "ugi" => Some(Format::Ugf),
+            _ => None,
+        }
+    }
+}
+
+/// Reads one record file in the format its name says ([`Format::of_name`] of the archive
+/// member's name, else of `path`; SGF when neither says). Never panics, whatever the bytes.
+pub fn parse_record(bytes: &[u8], path: &str, member: Option<&str>) -> ParsedFile {
+    match Format::of_name(member.unwrap_or(path)) {
+        Some(Format::Gib) => gib::parse(bytes, path, member),
+        Some(Format::Ngf) => ngf::parse(bytes, path, member),
+        Some(Format::Ugf) => ugf::parse(bytes, path, member),
+        Some(Format::Sgf) | None => parse_file(bytes, path, member),
+    }
 }
 
 /// Reads every game tree of one file. `path`/`member` only label the results.

@@ -83,6 +83,31 @@ pub struct Opening {
     pub moves: Vec<(Color, Move)>,
     /// Games that opened so (in any orientation).
     pub count: u64,
+    /// The named whole-board opening the sequence passes through (the last of its
+    /// positions that [`kifudex_core::opening`] names), if any.
+    pub name: Option<&'static str>,
+}
+
+/// The last position of a sequence (its setup, then each move) that has a named opening.
+fn opening_name(
+    size: Size,
+    setup: &[(Point, Stone)],
+    moves: &[(Color, Move)],
+) -> Option<&'static str> {
+    let mut board = kifudex_core::Board::new(size);
+    for &(p, s) in setup {
+        board.set_stone(p, s).ok()?;
+    }
+    let mut name = kifudex_core::opening::of_board(&board).map(|n| n.opening.name);
+    for &(c, m) in moves {
+        if board.play(c, m).is_err() {
+            break;
+        }
+        if let Some(n) = kifudex_core::opening::of_board(&board) {
+            name = Some(n.opening.name);
+        }
+    }
+    name
 }
 
 /// Everything `kifudex shapes` reports.
@@ -294,16 +319,16 @@ pub fn collect<G: StoredGame + Sync>(games: &[G], opts: &ShapeOptions) -> Stats 
     open.truncate(opts.openings);
     let openings = open
         .into_iter()
-        .map(|((sc, m, s), count)| Opening {
-            size: size_of_code(sc),
-            setup: s
+        .map(|((sc, m, s), count)| {
+            let size = size_of_code(sc);
+            let setup: Vec<(Point, Stone)> = s
                 .iter()
                 .filter_map(|&v| {
                     let st = Stone::from_code((v >> 9) as u8).unwrap_or(Stone::Empty);
                     Point::from_index19(v & 0x1ff).map(|p| (p, st))
                 })
-                .collect(),
-            moves: m
+                .collect();
+            let moves: Vec<(Color, Move)> = m
                 .iter()
                 .filter_map(|&v| {
                     let c = if v >> 9 == 1 {
@@ -313,8 +338,14 @@ pub fn collect<G: StoredGame + Sync>(games: &[G], opts: &ShapeOptions) -> Stats 
                     };
                     Move::from_code(v & 0x1ff).map(|mv| (c, mv))
                 })
-                .collect(),
-            count,
+                .collect();
+            Opening {
+                name: opening_name(size, &setup, &moves),
+                size,
+                setup,
+                moves,
+                count,
+            }
         })
         .collect();
     Stats {

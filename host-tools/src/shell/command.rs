@@ -59,7 +59,7 @@ pub const HELP: &[(&str, &str)] = &[
     ),
     (
         "import PATH...",
-        "add the games of SGF files, archives (.tgz, .zip) or folders to the index (an index file is rewritten, as `kifudex add` does; the bundled sample grows in memory)",
+        "add the games of records (.sgf, .gib, .ngf, .ugf), archives (.tgz, .tar.bz2, .tar.xz, .zip, .7z) or folders to the index (an index file is rewritten, as `kifudex add` does; the bundled sample grows in memory)",
     ),
     ("ls [PATH]", "list a folder (default: the current one)"),
     ("cd [PATH]", "change the current folder (default: the home folder)"),

@@ -109,7 +109,7 @@ fn unusable_inputs(dir: &Path) -> Vec<(PathBuf, &'static str)> {
         (f("open.sgf"), "no move"),
         (f("fake.zip"), "broken archive"),
         (f("cut.tgz"), "broken archive"),
-        (f("notes.txt"), "not an SGF file or archive (.txt)"),
+        (f("notes.txt"), "not a game record or archive (.txt)"),
         (empty, "no SGF game tree found"),
     ]
 }

@@ -2,7 +2,7 @@
 //! independent counts. Run with `cargo test -p kifudex --release --test integration corpus:: -- --nocapture`.
 
 use kifudex::input::collect_sources;
-use kifudex::sgf::{parse_file, WarningKind};
+use kifudex::sgf::WarningKind;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -53,7 +53,7 @@ fn count(folder: &str) -> Counts {
         *c.skipped.entry(s.reason.name().to_owned()).or_default() += 1;
     }
     for s in &sources {
-        let p = parse_file(&s.bytes, &s.path, s.member.as_deref());
+        let p = s.parse();
         for r in &p.rejected {
             *c.rejected.entry(r.kind.name()).or_default() += 1;
         }
@@ -102,10 +102,11 @@ const EXPECTED: &[Expected] = &[
     ("aeb_alphago", 221, 221, &[]),
     ("gnugo_regression", 1_622, 1_622, &[("no-game-tree", 1)]),
     ("fuego_regression", 574, 575, &[]),
+    // With KaTrain's `.gib` and `.ngf` files, one game each.
     (
         "tricky",
-        132,
-        219,
+        134,
+        221,
         &[("bad-size", 9), ("no-game-tree", 3), ("not-go", 8)],
     ),
     ("bgo_testsgf", 286, 286, &[]),

@@ -1103,6 +1103,74 @@ fn firmware_replies_are_byte_identical_under_qemu() {
         Some(frames) => check_firmware_log(c, &frames, &host, &text(&c.requests)),
         None => eprintln!("the firmware's log not decoded: defmt-print is not installed"),
     }
+
+    // Tracked games: noisy snapshot streams of real games (one with handicap stones), the
+    // records printed, a new record, back to plain snapshots.
+    let requests = tracking_requests(c);
+    let log = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hints-cross/tracking.defmt");
+    std::fs::write(log.with_extension("txt"), &requests).unwrap();
+    let mut run = firmware(&["run", "--release", "-q"]);
+    run.env("KIFUDEX_DEFMT", &log);
+    let t0 = Instant::now();
+    let fw_out = run_with_timeout(run, &requests, Duration::from_secs(900));
+    assert!(
+        fw_out.status.success(),
+        "firmware exit {:?}: {}",
+        fw_out.status,
+        text(&fw_out.stderr)
+    );
+    let host = hints(&c.book, &requests, &["--leds"]);
+    assert!(host.status.success());
+    let replies = host.stdout.iter().filter(|&&b| b == b'\n').count();
+    if fw_out.stdout != host.stdout {
+        let (f, h) = (text(&fw_out.stdout), text(&host.stdout));
+        let first = f.lines().zip(h.lines()).position(|(a, b)| a != b);
+        panic!(
+            "tracking: firmware and kifudex hints differ at reply {first:?}: {:?} / {:?}",
+            first.and_then(|i| f.lines().nth(i)),
+            first.and_then(|i| h.lines().nth(i))
+        );
+    }
+    eprintln!(
+        "firmware, tracking: {replies} replies byte-identical to kifudex hints ({} bytes), ran in \
+         {:.1?}",
+        host.stdout.len(),
+        t0.elapsed()
+    );
+    if let Some(frames) = decode_defmt(&elf, &log) {
+        check_firmware_log(c, &frames, &host, &text(&requests));
+    }
+}
+
+/// `track`, the snapshot streams of three real games the book did not learn from (the
+/// first with handicap stones), each game's record, a new record, plain snapshots again.
+fn tracking_requests(c: &Cross) -> Vec<u8> {
+    let book = std::fs::read(&c.book).unwrap();
+    let hints = StandardHints::new(kifudex_core::book::Book::open(&book));
+    let (games, _) = tracking_games();
+    let handicap = games.iter().find(|g| !g.2.setup.is_empty()).unwrap();
+    let even = games.iter().filter(|g| g.2.setup.is_empty()).take(2);
+    let mut ws: Box<Workspace<CAPACITY>> = Box::default();
+    let mut out = String::new();
+    for (i, (_, _, game)) in std::iter::once(handicap).chain(even).enumerate() {
+        let first = if i == 0 { "track" } else { "new" };
+        out += first;
+        out += "\n";
+        assert_eq!(ask(&hints, &mut ws, first), "ok");
+        let s = stream(game, 77 + i as u64, |line| ask(&hints, &mut ws, line));
+        for l in &s.lines {
+            out += l;
+            out += "\n";
+        }
+        out += "game\n";
+        assert_eq!(ask(&hints, &mut ws, "game"), sgf_of(game));
+    }
+    out += &format!(
+        "board 19 {}\nuntrack\nboard 19 {}\ngame\nquit\n",
+        ".".repeat(361),
+        ".".repeat(361)
+    );
+    out.into_bytes()
 }
 
 /// The firmware's defmt log decoded by `defmt-print` (one line per frame, the message only);
@@ -1187,6 +1255,8 @@ fn check_firmware_log(c: &Cross, frames: &[String], host: &Output, requests: &st
             let moves = match r.split(' ').next() {
                 Some("hints") => 3,
                 Some("guess") => 2,
+                // A fix lights its points.
+                Some("fix") => return true,
                 _ => return false,
             };
             r.split(' ').skip(moves).any(|m| !m.starts_with("pass:"))
@@ -1202,14 +1272,23 @@ fn check_firmware_log(c: &Cross, frames: &[String], host: &Output, requests: &st
         .collect();
     assert_eq!(counts.len(), replies.len());
     let mut kinds: std::collections::BTreeMap<String, Vec<u64>> = Default::default();
+    let mut tracking = false;
     for ((request, reply), n) in requests.lines().zip(&replies).zip(&counts) {
         let first = request.split(' ').next().unwrap_or("");
-        let what = if ["moves", "board"].contains(&first) {
-            first
-        } else {
-            "other"
+        match first {
+            "track" => tracking = true,
+            "untrack" => tracking = false,
+            _ => {}
+        }
+        let what = match first {
+            "board" if tracking => "tracked board",
+            "moves" | "board" => first,
+            _ => "other",
         };
-        let answer = reply.split(' ').next().unwrap_or("");
+        let answer = match reply.split(' ').next().unwrap_or("") {
+            w if w.starts_with("(;") => "game",
+            w => w,
+        };
         kinds
             .entry(format!("{what} -> {answer}"))
             .or_default()
@@ -1321,4 +1400,395 @@ fn predictions_of_the_library_are_the_guess_replies() {
     }
     assert!(checked >= 300, "only {checked} guesses checked");
     eprintln!("{checked} guess replies equal to the library's predictions");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tracking: noisy snapshot streams of real games (kifudex::hints::stream) fed to the tracker
+// of the hint protocol, checked against the games' main lines read by the project's SGF reader
+// and, independently, by sgfmill.
+// ---------------------------------------------------------------------------------------------
+
+use kifudex::hints::eval::sgf_of;
+use kifudex::hints::stream::{stream, Trackable};
+use kifudex_core::hints::{NoLeds, Output as Reply, StandardHints, Workspace, CAPACITY};
+
+/// Real games the cross-check's book did not learn from: fox_pro/2p (46 handicap games among
+/// them) and 5p, and AlphaGo's games; each with its file and the game as a tracker can follow it
+/// (games a board cannot follow, with a pass before their last stone, are counted apart).
+fn tracking_games() -> (Vec<(PathBuf, GameRecord, Trackable)>, usize) {
+    let inputs = [
+        shared("corpus/fox_pro/2p"),
+        shared("corpus/fox_pro/5p"),
+        shared("corpus/aeb_alphago"),
+    ];
+    let mut out = Vec::new();
+    let mut untrackable = 0;
+    for input in inputs {
+        let (sources, _) = collect_sources(&[input]);
+        for s in sources {
+            let parsed = s.parse();
+            if parsed.games.len() != 1 {
+                continue;
+            }
+            let g = parsed.games.into_iter().next().unwrap();
+            if g.size != Size::STANDARD {
+                continue;
+            }
+            match Trackable::of(g.size, &g.events) {
+                Ok(t) if t.moves.len() >= 30 => out.push((PathBuf::from(&s.path), g, t)),
+                Ok(_) => {}
+                Err(_) => untrackable += 1,
+            }
+        }
+    }
+    (out, untrackable)
+}
+
+/// One request answered by the core's handler in this process (the firmware's and `kifudex
+/// hints`'s code), the reply without its `\n`.
+fn ask(hints: &StandardHints<'_>, ws: &mut Workspace<CAPACITY>, line: &str) -> String {
+    match hints.reply(line.as_bytes(), ws, &mut NoLeds) {
+        Some(Reply::Line(b)) => text(b).trim_end().to_string(),
+        Some(Reply::Game(record)) => {
+            let mut v = Vec::new();
+            record
+                .write_sgf(&mut embedded_io_adapters::std::FromStd::new(&mut v))
+                .unwrap();
+            text(&v).trim_end().to_string()
+        }
+        None => String::new(),
+    }
+}
+
+/// The main line of an SGF file as sgfmill reads it, one line per game: the setup stones
+/// (`AB`/`AW` of the nodes before the first move, sorted) and the moves without the passes after the last stone, or an error.
+const SGFMILL_MAIN_LINES: &str = r#"
+import sys
+from sgfmill import sgf
+for path in sys.argv[1:]:
+    try:
+        game = sgf.Sgf_game.from_bytes(open(path, "rb").read())
+        black, white, moves = set(), set(), []
+        for node in game.get_main_sequence():
+            colour, move = node.get_move()
+            if colour is not None:
+                moves.append((colour, move))
+            elif not moves:
+                b, w, _ = node.get_setup_stones()
+                black |= b
+                white |= w
+        while moves and moves[-1][1] is None:
+            moves.pop()
+        print(sorted(black), sorted(white), moves)
+    except Exception as e:
+        print("error", type(e).__name__)
+"#;
+
+fn sgfmill_main_lines(files: &[PathBuf]) -> Option<Vec<String>> {
+    let have = Command::new("python3")
+        .args(["-c", "import sgfmill"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have {
+        return None;
+    }
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(SGFMILL_MAIN_LINES)
+        .args(files)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    Some(text(&out.stdout).lines().map(str::to_string).collect())
+}
+
+#[test]
+fn tracked_streams_recover_real_games() {
+    use rayon::prelude::*;
+    let c = cross();
+    let book = std::fs::read(&c.book).unwrap();
+    let hints = StandardHints::new(kifudex_core::book::Book::open(&book));
+    let (games, untrackable) = tracking_games();
+    assert!(games.len() >= 400, "{} games", games.len());
+    assert!(untrackable * 20 <= games.len(), "{untrackable} untrackable");
+    let handicap = games.iter().filter(|g| !g.2.setup.is_empty()).count();
+    assert!(handicap >= 40, "{handicap} games with setup stones");
+    let dir = tempfile::tempdir().unwrap();
+    let results: Vec<(String, usize, usize, usize)> = games
+        .par_iter()
+        .enumerate()
+        .map(|(i, (_, _, game))| {
+            let mut ws: Box<Workspace<CAPACITY>> = Box::default();
+            assert_eq!(ask(&hints, &mut ws, "track"), "ok");
+            // After each line: how many of the game's moves the record holds (None if it
+            // holds a move the game did not play: a phantom stone, provisionally).
+            let mut held: Vec<Option<usize>> = Vec::new();
+            let s = stream(game, 1000 + i as u64, |line| {
+                let reply = ask(&hints, &mut ws, line);
+                let record = ws.tracker().record();
+                let prefix = record.moves().zip(&game.moves).all(|(a, b)| a == *b);
+                held.push(prefix.then_some(record.len()));
+                reply
+            });
+            let record = ask(&hints, &mut ws, "game");
+            if record != sgf_of(game) {
+                return (record, s.lines.len(), 0, 0);
+            }
+            // Before each move where the record held the game's moves so far, the reply is
+            // the one `moves <record>` gets (games without setup stones, their first 80
+            // moves; Black first, as a moves list starts).
+            let mut checked = 0;
+            if game.setup.is_empty() && game.moves[0].0 == Color::Black {
+                let mut moves: Vec<String> = Vec::new();
+                for (n, &(_, p)) in game.moves.iter().enumerate().take(80) {
+                    let k = s.before_move[n];
+                    if held[k] == Some(n) {
+                        let alone = ask(&hints, &mut ws, &format!("moves {}", moves.join(",")));
+                        assert_eq!(s.replies[k], alone, "game {i}, before move {n}");
+                        checked += 1;
+                    }
+                    moves.push(Sgf(Move::Play(p)).to_string());
+                }
+                assert!(
+                    checked * 10 >= game.moves.len().min(80) * 8,
+                    "game {i}: {checked}"
+                );
+            }
+            let fixes = s.replies.iter().filter(|r| r.starts_with("fix ")).count();
+            (record, s.lines.len(), fixes, checked)
+        })
+        .collect();
+    // Every record is its game's (but for a known defect, see below).
+    let wrong: Vec<usize> = (0..games.len())
+        .filter(|&i| results[i].0 != sgf_of(&games[i].2))
+        .collect();
+    // The records, read back by the project's SGF reader: the games' setup and moves.
+    let mut records = Vec::new();
+    for (i, ((path, original, game), (record, ..))) in games
+        .iter()
+        .zip(&results)
+        .enumerate()
+        .filter(|(i, _)| !wrong.contains(i))
+    {
+        let parsed = kifudex::sgf::parse_file(record.as_bytes(), "record", None);
+        assert_eq!(parsed.games.len(), 1, "{record}");
+        let back = &parsed.games[0];
+        let setup = |events: &[Event]| {
+            let mut v: Vec<(u16, Stone)> = events
+                .iter()
+                .filter_map(|e| match *e {
+                    Event::Setup { point, stone } => Some((point.index19(), stone)),
+                    _ => None,
+                })
+                .collect();
+            v.sort();
+            v
+        };
+        let moves = |events: &[Event]| -> Vec<(Color, Move)> {
+            let mut v: Vec<(Color, Move)> = events
+                .iter()
+                .filter_map(|e| match *e {
+                    Event::Play { color, mv } => Some((color, mv)),
+                    _ => None,
+                })
+                .collect();
+            while v.last().is_some_and(|m| m.1 == Move::Pass) {
+                v.pop();
+            }
+            v
+        };
+        assert_eq!(setup(&back.events), setup(&original.events), "{path:?}");
+        assert_eq!(moves(&back.events), moves(&original.events), "{path:?}");
+        assert_eq!(back.size, original.size);
+        assert_eq!(moves(&back.events).len(), game.moves.len());
+        let file = dir.path().join(format!("{i}.sgf"));
+        std::fs::write(&file, record).unwrap();
+        records.push(file);
+    }
+    // And by sgfmill, the original files against the records.
+    let originals: Vec<PathBuf> = games
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !wrong.contains(i))
+        .map(|(_, g)| g.0.clone())
+        .collect();
+    match (sgfmill_main_lines(&originals), sgfmill_main_lines(&records)) {
+        (Some(a), Some(b)) => {
+            assert_eq!(a.len(), originals.len());
+            let mut compared = 0;
+            for (k, (x, y)) in a.iter().zip(&b).enumerate() {
+                if x.starts_with("error") {
+                    continue;
+                }
+                assert_eq!(x, y, "{:?}", originals[k]);
+                compared += 1;
+            }
+            assert!(compared * 10 >= games.len() * 9, "sgfmill read {compared}");
+            eprintln!("sgfmill: {compared} records equal to their games' main lines");
+        }
+        _ => {
+            assert!(
+                std::env::var_os("KIFUDEX_REQUIRE_QEMU").is_none_or(|v| v != "1"),
+                "sgfmill is not installed (scripts/setup.sh)"
+            );
+            eprintln!("skipped the sgfmill comparison: python3 with sgfmill is not installed");
+        }
+    }
+    // Known defect: a move captured at once by the next move, in a ko fight, with phantom
+    // stones around, can be lost (fox_pro/5p, one game of about 600 with this seed; one of
+    // 1,686 in `predict --eval --streams`). Anything more is a regression.
+    assert!(
+        wrong.len() * 300 <= games.len(),
+        "records not their game's: {:?}",
+        wrong.iter().map(|&i| &games[i].0).collect::<Vec<_>>()
+    );
+    let snapshots: usize = results.iter().map(|r| r.1).sum();
+    let fixes: usize = results.iter().map(|r| r.2).sum();
+    let checked: usize = results.iter().map(|r| r.3).sum();
+    let moves: usize = games.iter().map(|g| g.2.moves.len()).sum();
+    eprintln!(
+        "tracking: {} games ({handicap} with setup stones; {untrackable} a board cannot follow), \
+         {moves} moves from {snapshots} snapshots ({fixes} answered fix), {} records wrong; \
+         {checked} replies before a move equal to the moves request's",
+        games.len(),
+        wrong.len()
+    );
+}
+
+/// A snapshot line of `board` with some points changed.
+fn snapshot_with(board: &Board, changes: &[(Point, Stone)]) -> String {
+    let mut cells = cells_of(board).into_bytes();
+    let w = board.size().width() as usize;
+    for &(p, s) in changes {
+        cells[p.y as usize * w + p.x as usize] = match s {
+            Stone::Empty => b'.',
+            Stone::Black => b'X',
+            Stone::White => b'O',
+        };
+    }
+    format!("board {} {}", w, text(&cells))
+}
+
+/// Streams with real errors, on real games: each gets its named condition with its points,
+/// the record waits, and once the board is put right the game goes on and is recorded exactly.
+#[test]
+fn streams_with_real_errors_get_the_named_condition() {
+    let c = cross();
+    let book = std::fs::read(&c.book).unwrap();
+    let hints = StandardHints::new(kifudex_core::book::Book::open(&book));
+    let (games, _) = tracking_games();
+    let pts = |v: &[Point]| {
+        let mut v = v.to_vec();
+        v.sort_by_key(|p| p.index19());
+        v.iter()
+            .map(|&p| Sgf(Move::Play(p)).to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let mut seen = std::collections::BTreeMap::<&str, usize>::new();
+    for (_, _, game) in games.iter().filter(|g| g.2.setup.is_empty()).take(12) {
+        let mut ws: Box<Workspace<CAPACITY>> = Box::default();
+        let mut say = |line: &str| ask(&hints, &mut ws, line);
+        assert_eq!(say("track"), "ok");
+        let mut board = Board::new(Size::STANDARD);
+        say(&snapshot_with(&board, &[]));
+        let empties = |b: &Board| -> Vec<Point> {
+            (0..361u16)
+                .filter_map(Point::from_index19)
+                .filter(|&p| b.get(p) == Stone::Empty)
+                .collect()
+        };
+        for (n, &(color, p)) in game.moves.iter().enumerate() {
+            let before = board.clone();
+            let captures = board.play(color, Move::Play(p)).unwrap().points;
+            match n % 6 {
+                // Two new stones of the side to move: the move and another one.
+                0 if n > 0 => {
+                    let q = empties(&before)
+                        .into_iter()
+                        .find(|&q| q != p && before.is_legal(color, Move::Play(q)))
+                        .unwrap();
+                    let two =
+                        snapshot_with(&before, &[(p, Stone::of(color)), (q, Stone::of(color))]);
+                    assert_eq!(
+                        say(&two),
+                        format!("fix remove {}", pts(&[p, q])),
+                        "move {n}"
+                    );
+                    *seen.entry("two new stones").or_default() += 1;
+                }
+                // A stone of the side not to move.
+                1 => {
+                    let q = empties(&before)[n * 31 % empties(&before).len()];
+                    let wrong = snapshot_with(&before, &[(q, Stone::of(color.opponent()))]);
+                    assert_eq!(say(&wrong), format!("fix wrong-color {}", pts(&[q])));
+                    *seen.entry("wrong colour").or_default() += 1;
+                }
+                // A recorded stone lifted (and put back below).
+                2 if n > 4 => {
+                    let s = game.moves[n - 3].1;
+                    if before.get(s) != Stone::Empty {
+                        let lifted = snapshot_with(&before, &[(s, Stone::Empty)]);
+                        assert_eq!(say(&lifted), format!("fix restore {}", pts(&[s])));
+                        *seen.entry("recorded stone removed").or_default() += 1;
+                    }
+                }
+                // A point where the side to move may not play (suicide), if there is one.
+                3 => {
+                    let bad = empties(&before)
+                        .into_iter()
+                        .find(|&q| !before.is_legal(color, Move::Play(q)));
+                    if let Some(q) = bad {
+                        let illegal = snapshot_with(&before, &[(q, Stone::of(color))]);
+                        assert_eq!(say(&illegal), format!("fix illegal-move {}", pts(&[q])));
+                        *seen.entry("illegal move").or_default() += 1;
+                    }
+                }
+                _ => {}
+            }
+            // The move; captured stones left on the board: remove, even when the next
+            // player has already played.
+            let placed: Vec<(Point, Stone)> = vec![(p, Stone::of(color))];
+            let reply = say(&snapshot_with(&before, &placed));
+            if !captures.is_empty() {
+                let cap: Vec<Point> = captures.iter().collect();
+                assert_eq!(reply, format!("fix remove {}", pts(&cap)), "move {n}");
+                if let Some(&(next_color, q)) = game.moves.get(n + 1) {
+                    if board.get(q) == Stone::Empty && !captures.contains(q) {
+                        let mut early = placed.clone();
+                        early.push((q, Stone::of(next_color)));
+                        assert_eq!(
+                            say(&snapshot_with(&before, &early)),
+                            format!("fix remove {}", pts(&cap)),
+                            "move {n}"
+                        );
+                        *seen
+                            .entry("captured stones still on the board")
+                            .or_default() += 1;
+                    }
+                }
+            } else {
+                assert!(!reply.starts_with("fix "), "move {n}: {reply}");
+            }
+            // The board put right: consistent for a few snapshots (the move settles).
+            for _ in 0..3 {
+                let r = say(&snapshot_with(&board, &[]));
+                assert!(!r.starts_with("fix "), "move {n}: {r}");
+            }
+        }
+        assert_eq!(say("game"), sgf_of(game));
+    }
+    eprintln!("named conditions met: {seen:?}");
+    for what in [
+        "two new stones",
+        "wrong colour",
+        "recorded stone removed",
+        "illegal move",
+        "captured stones still on the board",
+    ] {
+        assert!(
+            seen.get(what).copied().unwrap_or(0) >= 3,
+            "{what}: {seen:?}"
+        );
+    }
 }

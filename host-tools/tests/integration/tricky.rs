@@ -1,6 +1,6 @@
 //! The parser on the edge cases of `corpus/tricky` (real files) and a few synthetic inputs.
 
-use kifudex::input::{collect_sources, SkipReason};
+use kifudex::input::collect_sources;
 use kifudex::sgf::{parse_file, ErrorKind, Event, LineEnd, Margin, ParsedFile, WarningKind};
 use kifudex_core::{Color, Move, Point, Size, Stone};
 use std::path::{Path, PathBuf};
@@ -354,21 +354,40 @@ fn sizes_and_bad_moves() {
     assert!(matches!(g.events[4], Event::Play { .. }));
 }
 
+/// KaTrain's `.gib` and `.ngf` test files are read as records (they were skipped before
+/// their readers existed); the `.gib` one's EUC-KR text was destroyed (`U+FFFD`) before it
+/// was published, which changes nothing of what the index keeps.
 #[test]
-fn non_sgf_inputs_are_skipped() {
+fn gib_and_ngf_files_are_read() {
     let (sources, skipped) = collect_sources(&[tricky("sanderland+katrain/tests/data")]);
-    assert!(sources
+    assert!(skipped.is_empty(), "{skipped:?}");
+    let records: Vec<_> = sources
         .iter()
-        .all(|s| s.path.to_ascii_lowercase().ends_with(".sgf")));
-    let mut reasons: Vec<String> = skipped
-        .iter()
-        .map(|s| match &s.reason {
-            SkipReason::NotSgf(ext) => ext.clone(),
-            r => panic!("{r}"),
-        })
+        .filter(|s| !s.path.to_ascii_lowercase().ends_with(".sgf"))
+        .map(|s| (s.path.rsplit('/').next().unwrap().to_owned(), s.parse()))
         .collect();
-    reasons.sort();
-    assert_eq!(reasons, [".gib", ".ngf"]);
+    assert_eq!(records.len(), 2);
+    let (name, p) = &records[0];
+    assert_eq!(name, "handicap2.ngf");
+    assert_eq!(p.games[0].info.handicap, Some(2));
+    let (name, p) = &records[1];
+    assert_eq!(name, "test.gib");
+    let g = &p.games[0];
+    // `GAMEBLACKNAME=kim (2D)`, `GAMEWHITENAME=wildsim1 (2D)`, `GRLT:8` (White on time),
+    // `GONGJE:65`, `STO 0 2 1 15 3` ... `STO 0 233 2 6 6`.
+    assert_eq!(g.info.black.as_deref(), Some("kim"));
+    assert_eq!(g.info.white_rank.as_deref(), Some("2D"));
+    assert_eq!(g.info.result.as_ref().map(|r| r.raw.as_str()), Some("W+T"));
+    assert_eq!(g.info.komi, Some(650));
+    assert_eq!(g.info.date.as_deref(), Some("2020-06-14"));
+    assert_eq!(g.move_count(), 232);
+    assert_eq!(
+        g.events[0],
+        Event::Play {
+            color: Color::Black,
+            mv: Move::Play(Point::new(15, 3))
+        }
+    );
 }
 
 #[test]
@@ -388,19 +407,33 @@ fn zip_archives() {
             .unwrap();
         z.start_file("c/three.gib", opts).unwrap();
         z.write_all(b"\\HS").unwrap();
+        z.start_file("d/four.txt", opts).unwrap();
+        z.write_all(b"notes").unwrap();
         z.finish().unwrap();
     }
     let (sources, skipped) = collect_sources(&[&dir]);
     std::fs::remove_dir_all(&dir).unwrap();
-    assert_eq!(sources.len(), 2);
+    assert_eq!(sources.len(), 3);
     assert_eq!(sources[0].member.as_deref(), Some("a/one.sgf"));
     assert_eq!(sources[0].parse().games.len(), 2);
     assert_eq!(
         sources[1].parse().games[0].info.black.as_deref(),
         Some("이세돌")
     );
+    // A `.gib` member is a record: this one, cut after its first line, is rejected
+    // naming the line.
+    let gib = sources[2].parse();
+    assert!(gib.games.is_empty());
+    assert_eq!(
+        gib.rejected[0].kind,
+        ErrorKind::BadRecord {
+            format: "Tygem .gib",
+            line: 1,
+            reason: "no header line (\\[KEY=VALUE\\]) and no game section (\\GS)".into(),
+        }
+    );
     assert_eq!(skipped.len(), 1);
-    assert_eq!(skipped[0].member.as_deref(), Some("c/three.gib"));
+    assert_eq!(skipped[0].member.as_deref(), Some("d/four.txt"));
 }
 
 #[test]

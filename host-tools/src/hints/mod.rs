@@ -10,6 +10,9 @@ use embedded_io_adapters::std::FromStd;
 use kifudex_core::book::Book;
 use kifudex_core::hints::{End, LedFrame, Leds, ServeError, StandardHints};
 
+pub mod eval;
+pub mod stream;
+
 /// Retries reads interrupted by a signal (`embedded-io` has no such retry).
 struct Uninterrupted<R>(R);
 
