@@ -117,9 +117,11 @@ fi
 record setup ok $(($(date +%s) - t0))
 
 run "rustfmt" cargo fmt --all -- --check
-run "clippy (workspace)" cargo clippy --workspace --all-targets -- -D warnings
+# (In release, as the builds after them: the build scripts and proc macros they compile are
+# the builds' too.)
+run "clippy (workspace)" cargo clippy --workspace --all-targets --release -- -D warnings
 run "clippy (core, thumbv7em, serde+defmt)" \
-  cargo clippy -p kifudex-core --target thumbv7em-none-eabihf --features serde,defmt -- -D warnings
+  cargo clippy -p kifudex-core --target thumbv7em-none-eabihf --features serde,defmt --release -- -D warnings
 # (Among them the web board's: host-tools/tests/integration/web_api.rs, the API against the CLI on real
 # games, and web_browser.rs, the page in Debian's headless chromium through chromedriver,
 # both installed by scripts/setup.sh; the browser test fails, never skips, without them.)
@@ -160,9 +162,10 @@ run "docs (core)" env RUSTDOCFLAGS="-D warnings" cargo doc -p kifudex-core --no-
 
 # Endianness and pointer width: the core's tests on s390x (big-endian, QEMU user mode) and
 # i686 (32-bit, run by the cross loader). Runners and linkers: .cargo/config.toml.
-# (With `alloc`: the writers' loopback tests run there too.)
-run "core tests (s390x, big-endian)" cargo_test_checked -p kifudex-core --release --features alloc --target s390x-unknown-linux-gnu
-run "core tests (i686, 32-bit)" cargo_test_checked -p kifudex-core --release --features alloc --target i686-unknown-linux-gnu
+# (With `alloc`: the writers' loopback tests run there too.) The `cross` profile is release
+# without link-time optimization and debug info (Cargo.toml).
+run "core tests (s390x, big-endian)" cargo_test_checked -p kifudex-core --profile cross --features alloc --target s390x-unknown-linux-gnu
+run "core tests (i686, 32-bit)" cargo_test_checked -p kifudex-core --profile cross --features alloc --target i686-unknown-linux-gnu
 
 firmware_qemu
 

@@ -46,11 +46,60 @@ impl Split {
         };
         (bucket, rem)
     }
+
+    /// The bits a split keeps, back in place: `bucket` in the top `bucket_bits`, `rem` in
+    /// the next `rem_bits`, zeros below (what [`Split::split`] of a fingerprint keeps of
+    /// it); 0 for a split of more than 64 bits.
+    #[inline]
+    pub const fn join(self, bucket: u64, rem: u64) -> u64 {
+        let kept = self.bucket_bits + self.rem_bits;
+        if kept == 0 || kept > 64 {
+            return 0;
+        }
+        let b = if self.bucket_bits == 0 {
+            0
+        } else {
+            bucket << (64 - self.bucket_bits)
+        };
+        let r = if self.rem_bits == 0 {
+            0
+        } else {
+            rem << (64 - kept)
+        };
+        b | r
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_join_puts_back_the_bits_a_split_keeps() {
+        let fp = 0xfedc_ba98_7654_3210u64;
+        for (b, r) in [
+            (1, 0),
+            (11, 32),
+            (24, 40),
+            (32, 32),
+            (64, 0),
+            (0, 64),
+            (5, 1),
+        ] {
+            let s = Split {
+                bucket_bits: b,
+                rem_bits: r,
+            };
+            let (bucket, rem) = s.split(fp);
+            let kept = b + r;
+            let mask = if kept == 64 {
+                u64::MAX
+            } else {
+                !(u64::MAX >> kept)
+            };
+            assert_eq!(s.join(bucket, rem), fp & mask, "{b} {r}");
+        }
+    }
 
     #[test]
     fn splits_take_the_top_bits_in_order() {

@@ -14,6 +14,7 @@
 //! - [`stored`]: stored games and their replay, position by position;
 //! - [`format`], [`index`], [`book`]: the file container and the readers of the desktop
 //!   index and of the microcontroller book, each record with its codec (`docs/FORMAT.md`);
+//!   [`index_file`]: the index file as a whole, the index and pattern search's sections;
 //! - [`search`]: next moves mapped onto the query, merged by its symmetry, ordered;
 //! - [`hints`]: the hint protocol's handler (desktop and firmware, `docs/HINTS.md`);
 //! - [`pattern`]: wildcard pattern search (the pattern, matching, continuations, the
@@ -154,6 +155,7 @@ pub mod format;
 pub mod hash;
 pub mod hints;
 pub mod index;
+pub mod index_file;
 pub mod notation;
 pub mod opening;
 pub mod outcome;

@@ -64,6 +64,10 @@ pub const fn move_record_white(v: u64) -> bool {
     MOVE_COLOR.get(v) == 1
 }
 
+/// The most moves a stored game holds: a setup record names the moves played before it in
+/// 16 bits ([`SetupRecord::before`]), so the builder ends a longer main line there.
+pub const MAX_GAME_MOVES: usize = u16::MAX as usize;
+
 /// A setup stone (SGF `AB`/`AW`/`AE`) with the number of moves played before it is set.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

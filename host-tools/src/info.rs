@@ -5,7 +5,7 @@ use std::fmt::Write;
 use anyhow::{anyhow, Result};
 use kifudex_core::book::Book;
 use kifudex_core::format::{Container, Kind, Section};
-use kifudex_core::index::Index;
+use kifudex_core::index_file::IndexFile;
 
 use crate::numbers::{games_kept, limit, occurrences, thousands, GAMES_KEPT, OCCURRENCES};
 
@@ -30,8 +30,8 @@ fn section(s: &mut String, name: &str, sec: &Section) {
 }
 
 /// Describes an index or a book. A book is always validated completely; an index only
-/// structurally ([`Index::open`]), unless `verify` asks for the whole check
-/// ([`Index::verify`]: the body's checksum and every record).
+/// structurally ([`IndexFile::open`]), unless `verify` asks for the whole check
+/// ([`IndexFile::verify`]: the body's checksum and every record).
 pub fn describe(bytes: &[u8], verify: bool) -> Result<String> {
     let mut s = String::new();
     if Container::open_structure(bytes, Kind::Book).is_ok() {
@@ -84,12 +84,14 @@ pub fn describe(bytes: &[u8], verify: bool) -> Result<String> {
         }
         return Ok(s);
     }
-    let index = if verify {
-        Index::open_verified(bytes)
+    let file = if verify {
+        IndexFile::open_verified(bytes)
     } else {
-        Index::open(bytes)
+        IndexFile::open(bytes)
     }
     .map_err(|e| anyhow!("not a valid index: {e}"))?;
+    let index = &file.index;
+    let ph = file.pattern_header();
     let h = index.header();
     let without_moves = (0..index.game_count())
         .filter(|&id| index.game(id).is_some_and(|g| g.move_count == 0))
@@ -139,14 +141,14 @@ pub fn describe(bytes: &[u8], verify: bool) -> Result<String> {
         ("next", &h.next),
         ("next black wins", &h.next_black),
         ("next white wins", &h.next_white),
-        ("pattern blocks", &h.pattern.blocks),
-        ("corner logs", &h.pattern.corners),
-        ("removals", &h.pattern.removals),
-        ("removal starts", &h.pattern.removal_starts),
+        ("pattern blocks", &ph.blocks),
+        ("corner logs", &ph.corners),
+        ("removals", &ph.removals),
+        ("removal starts", &ph.removal_starts),
     ] {
         section(&mut s, name, sec);
     }
-    let p = &h.pattern;
+    let p = ph;
     let pattern_bytes = p.blocks.len + p.corners.len + p.removals.len + p.removal_starts.len;
     let _ = writeln!(
         s,
@@ -167,10 +169,10 @@ pub fn verify(bytes: &[u8]) -> Result<String> {
             book.header().next_moves
         ));
     }
-    let index = Index::open_verified(bytes).map_err(|e| anyhow!("not a valid index: {e}"))?;
+    let file = IndexFile::open_verified(bytes).map_err(|e| anyhow!("not a valid index: {e}"))?;
+    let h = file.index.header();
     Ok(format!(
         "a valid index ({} games, {} positions)",
-        index.header().games,
-        index.header().positions
+        h.games, h.positions
     ))
 }

@@ -1,6 +1,6 @@
 //! Pattern search on the fox_pro index (built once outside the timings; the search reads
 //! the pattern sections stored in it), one thread, for the six patterns of issue 11 that Kombilo was
-//! timed on (`reference/README.md`): rows top to bottom, colour exchange on.
+//! timed on: rows top to bottom, colour exchange on.
 //!
 //! `cargo bench -p kifudex-tests --bench pattern -- --warm-up-time 1 --measurement-time 3`
 //!
@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use criterion::{criterion_group, criterion_main, Criterion};
 use kifudex::build::{build, BuildOptions};
 use kifudex::pattern::{search, PatternData, PatternRequest};
-use kifudex_core::index::Index;
+use kifudex_core::index_file::IndexFile;
 
 /// (name, rows, area) as in the issue's table.
 const PATTERNS: [(&str, &str, &str); 6] = [
@@ -44,13 +44,14 @@ fn fox_pro_index() -> Vec<u8> {
 
 fn bench(c: &mut Criterion) {
     let bytes = fox_pro_index();
-    let index = Index::open(&bytes).expect("open");
+    let file = IndexFile::open(&bytes).expect("open");
+    let index = file.index.clone();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
         .expect("pool");
-    let pidx = index.pattern();
-    let h = &index.header().pattern;
+    let pidx = &file.pattern;
+    let h = file.pattern_header();
     let len = h.blocks.len + h.corners.len + h.removals.len + h.removal_starts.len;
     eprintln!(
         "fox_pro: {} games, pattern data {len} bytes ({:.1} per game)",

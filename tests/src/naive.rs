@@ -1,5 +1,5 @@
-//! A deliberately simple Go board and bGo's transforms, written from `SPEC.md` and
-//! `docs/HASH.md` and sharing no code with the core: the second, independent way of
+//! A deliberately simple Go board and bGo's transforms, written from
+//! `docs/CONTRACTS.md` and `docs/HASH.md` and sharing no code with the core: the second, independent way of
 //! computing what the tests check (next moves in `brute_force.rs`, patterns in
 //! `pattern_naive.rs`).
 

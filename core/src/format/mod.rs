@@ -290,6 +290,12 @@ impl<'a> Container<'a> {
         Ok((h, Some(e)))
     }
 
+    /// Decodes the start of the postcard header into `H`; returns it with the header's
+    /// remaining bytes (the headers of sections that other readers of the file own).
+    pub fn header_prefix<H: Deserialize<'a>>(&self) -> Result<(H, &'a [u8]), FormatError> {
+        postcard::take_from_bytes::<H>(self.header).map_err(|_| FormatError::BadHeader)
+    }
+
     /// Decodes the postcard header into `H`.
     pub fn header<H: Deserialize<'a>>(&self) -> Result<H, FormatError> {
         let (h, rest) =

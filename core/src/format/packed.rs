@@ -107,6 +107,32 @@ impl<'a> Packed<'a> {
     }
 }
 
+impl Packed<'_> {
+    /// Whether the array is a column of starts into `total` records (one more entry than
+    /// the things it indexes): it starts at 0, never decreases and ends at `total`.
+    pub fn is_offsets_of(&self, total: u64) -> bool {
+        let n = self.len;
+        if n == 0 || self.at(0) != 0 || self.at(n - 1) != total {
+            return false;
+        }
+        let (mut prev, mut seen) = (0, 0);
+        self.for_each_in(0..n, |_, v| {
+            let ok = v >= prev;
+            prev = v;
+            seen += ok as usize;
+            ok
+        });
+        seen == n
+    }
+
+    /// Whether the first entry is 0 and the last `total` (what a column of starts announces,
+    /// checked in constant time when a file is opened; [`Packed::is_offsets_of`] checks the
+    /// rest).
+    pub fn ends_are(&self, total: u64) -> bool {
+        self.at(0) == 0 && self.at(self.len.saturating_sub(1)) == total
+    }
+}
+
 impl<'a> Packed<'a> {
     /// Records `range` in order (ending early past the end): one 8-byte load gives several
     /// records, for scanning long runs such as a game's moves.

@@ -1,13 +1,15 @@
-//! The index's games: their information ([`Game`], texts from the string pool) and their
-//! stored main lines ([`IndexGame`], a [`StoredGame`]: events and replays).
+//! The index's games, the owner of their sections ([`GameSections`]: `games`,
+//! `game_moves`, `game_setup`, `string_index`, `strings`, `moves`, `setup`), which it opens
+//! and validates: their information ([`Game`], texts from the string pool) and their stored
+//! main lines ([`IndexGame`], a [`StoredGame`]: events and replays).
 
-use super::{GameLayout, Index};
+use super::{GameLayout, Index, IndexHeader};
 use crate::board::{Board, Hashed, Tracking};
 use crate::event::Event;
-use crate::format::Packed;
+use crate::format::{FormatError, Packed, Rows};
 use crate::outcome::Margin;
 use crate::point::{Color, Move, Size};
-use crate::stored::{decode_move, Events, GameReplay, SetupRecord, StoredGame};
+use crate::stored::{decode_move, Events, GameReplay, SetupRecord, StoredGame, MOVE_BITS};
 
 /// One game's information, borrowed from the index.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -126,7 +128,132 @@ impl StoredGame for IndexGame<'_> {
     }
 }
 
-impl<'a> Index<'a> {
+/// The games' sections of an index, their structure checked ([`GameSections::open`]).
+#[derive(Copy, Clone, Debug)]
+pub struct GameSections<'a> {
+    layout: GameLayout,
+    rows: Rows<'a>,
+    game_moves: Packed<'a>,
+    game_setup: Packed<'a>,
+    string_index: Packed<'a>,
+    strings: &'a [u8],
+    moves: Packed<'a>,
+    setup: Packed<'a>,
+}
+
+impl<'a> GameSections<'a> {
+    /// Opens the games' sections of `body` as `h` places them, checking in constant time
+    /// what every read relies on: the row layout, the record widths and counts, each
+    /// section's bounds, and the ends of the offset columns.
+    pub fn open(h: &IndexHeader, body: &'a [u8]) -> Result<GameSections<'a>, FormatError> {
+        let layout = h.game_layout();
+        if !layout.is_valid()
+            || h.games > u32::MAX as u64
+            || h.moves.width_bits != MOVE_BITS
+            || h.setup.width_bits != SetupRecord::BITS
+            || h.strings.width_bits != 8
+            || h.games_section.count != h.games
+            || h.game_moves.count != h.games + 1
+            || h.game_setup.count != h.games + 1
+            || h.string_index.count < 1
+        {
+            return Err(FormatError::BadHeader);
+        }
+        let g = GameSections {
+            layout,
+            rows: Rows::new(&h.games_section, body, layout.bytes())?,
+            game_moves: h.game_moves.packed(body)?,
+            game_setup: h.game_setup.packed(body)?,
+            string_index: h.string_index.packed(body)?,
+            strings: h
+                .strings
+                .slice(body)?
+                .get(..usize::try_from(h.strings.count).map_err(|_| FormatError::BadSection)?)
+                .ok_or(FormatError::BadSection)?,
+            moves: h.moves.packed(body)?,
+            setup: h.setup.packed(body)?,
+        };
+        // The ends of the offset columns (one read each): the totals they announce.
+        if !(g.game_moves.ends_are(g.moves.len() as u64)
+            && g.game_setup.ends_are(g.setup.len() as u64)
+            && g.string_index.ends_are(g.strings.len() as u64))
+        {
+            return Err(FormatError::BadRecord);
+        }
+        Ok(g)
+    }
+
+    /// Checks every record: the strings (offsets within the pool, valid UTF-8), every move
+    /// and setup record, the games' move and setup starts (increasing), each game's size
+    /// (one the header lists) and string ids, its setup stones on the board in move order.
+    pub fn validate(&self, h: &IndexHeader) -> Result<(), FormatError> {
+        let bad = Err(FormatError::BadRecord);
+        if !self.string_index.is_offsets_of(self.strings.len() as u64) {
+            return bad;
+        }
+        for i in 1..self.string_index.len() {
+            let (a, b) = (self.string_index.at(i - 1), self.string_index.at(i));
+            let s = self
+                .strings
+                .get(a as usize..b as usize)
+                .ok_or(FormatError::BadRecord)?;
+            if core::str::from_utf8(s).is_err() {
+                return bad;
+            }
+        }
+        if (0..self.moves.len()).any(|i| decode_move(self.moves.at(i)).is_none())
+            || (0..self.setup.len()).any(|i| SetupRecord::decode(self.setup.at(i)).is_none())
+        {
+            return bad;
+        }
+        if !self.game_moves.is_offsets_of(self.moves.len() as u64)
+            || !self.game_setup.is_offsets_of(self.setup.len() as u64)
+        {
+            return bad;
+        }
+        let n_str = self.string_index.len() as u64;
+        for g in 0..self.rows.len() {
+            let row = self
+                .layout
+                .decode(self.rows.row(g).ok_or(FormatError::BadRecord)?);
+            let size = row.size().ok_or(FormatError::BadRecord)?;
+            if !h.has_size(size) {
+                return bad;
+            }
+            if row.strings.ids().iter().any(|&id| id + 1 >= n_str) {
+                return bad;
+            }
+            let (ms, me) = self.moves_of(g as u32);
+            let (ss, se) = (self.game_setup.at(g), self.game_setup.at(g + 1));
+            let mut prev_before = 0;
+            for i in ss..se {
+                let s =
+                    SetupRecord::decode(self.setup.at(i as usize)).ok_or(FormatError::BadRecord)?;
+                let before = s.before as u64;
+                if before < prev_before || before > me - ms || !size.contains(s.point) {
+                    return bad;
+                }
+                prev_before = before;
+            }
+        }
+        Ok(())
+    }
+
+    /// Number of games.
+    pub fn len(&self) -> u32 {
+        self.rows.len() as u32
+    }
+
+    /// Whether there is no game.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// Number of moves of all games.
+    pub fn move_total(&self) -> u64 {
+        self.moves.len() as u64
+    }
+
     #[inline(always)]
     fn string(&self, id: u64) -> &'a str {
         let Ok(id) = usize::try_from(id) else {
@@ -144,10 +271,7 @@ impl<'a> Index<'a> {
 
     /// Game `id`'s information.
     pub fn game(&self, id: u32) -> Option<Game<'a>> {
-        let row = self
-            .header
-            .game_layout()
-            .decode(self.games.row(id as usize)?);
+        let row = self.layout.decode(self.rows.row(id as usize)?);
         let s = &row.strings;
         let (move_start, move_end) = self.moves_of(id);
         Some(Game {
@@ -186,19 +310,20 @@ impl<'a> Index<'a> {
         (starts.at(id as usize).min(end), end)
     }
 
-    /// Game `id`'s moves: `[start, end)` in `moves`.
+    /// Game `id`'s moves: `[start, end)` in `moves` (the global numbers of its moves).
     #[inline]
-    pub(super) fn moves_of(&self, id: u32) -> (u64, u64) {
-        Index::range_of(&self.game_moves, id, self.moves.len())
+    pub fn moves_of(&self, id: u32) -> (u64, u64) {
+        GameSections::range_of(&self.game_moves, id, self.moves.len())
     }
 
     /// Game `id`'s stored main line: its events ([`StoredGame::events`]) and its replay
     /// ([`StoredGame::replay`]).
     #[inline]
     pub fn stored_game(&self, id: u32) -> Option<IndexGame<'a>> {
-        let row = self.games.row(id as usize)?;
+        let row = self.rows.row(id as usize)?;
         let (move_start, move_end) = self.moves_of(id);
-        let (setup_start, setup_end) = Index::range_of(&self.game_setup, id, self.setup.len());
+        let (setup_start, setup_end) =
+            GameSections::range_of(&self.game_setup, id, self.setup.len());
         Some(IndexGame {
             size: GameLayout::size_of(row)?,
             moves: self.moves,
@@ -208,6 +333,46 @@ impl<'a> Index<'a> {
             setup_start: setup_start as usize,
             setup_count: (setup_end - setup_start).min(u32::MAX as u64) as u32,
         })
+    }
+
+    /// The move record with global number `ply` (its index in `moves`), if there is one.
+    #[inline]
+    pub fn move_record(&self, ply: u64) -> Option<u64> {
+        self.moves.get(usize::try_from(ply).ok()?)
+    }
+
+    /// The move with global number `ply` (a black pass for a record that holds no move).
+    pub fn global_move(&self, ply: u64) -> (Color, Move) {
+        decode_move(self.moves.at(ply as usize)).unwrap_or((Color::Black, Move::Pass))
+    }
+
+    /// The game holding global move number `ply`.
+    #[inline]
+    pub fn game_of_ply(&self, ply: u64) -> u32 {
+        // Games are stored in move order: the last game starting at or before `ply` holds
+        // it (a game without moves shares its start with the next game, which then comes
+        // later in the order).
+        let n = self.rows.len();
+        let g = self
+            .game_moves
+            .partition_point(0, n, |start| start <= ply)
+            .saturating_sub(1);
+        g as u32
+    }
+}
+
+impl<'a> Index<'a> {
+    /// Game `id`'s information.
+    #[inline]
+    pub fn game(&self, id: u32) -> Option<Game<'a>> {
+        self.games.game(id)
+    }
+
+    /// Game `id`'s stored main line: its events ([`StoredGame::events`]) and its replay
+    /// ([`StoredGame::replay`]).
+    #[inline]
+    pub fn stored_game(&self, id: u32) -> Option<IndexGame<'a>> {
+        self.games.stored_game(id)
     }
 
     /// Game `id`'s events: its setup stones and moves in order (none for an unknown id).
@@ -225,29 +390,5 @@ impl<'a> Index<'a> {
     pub fn position(&self, id: u32, move_number: u32) -> Option<Board> {
         let mut r = self.replay::<Hashed>(id)?;
         r.seek(move_number).then(|| r.into_board())
-    }
-
-    /// The first global move number of game `id` (its index in `moves`).
-    pub(super) fn move_start(&self, id: u32) -> u64 {
-        self.moves_of(id).0
-    }
-
-    /// The move with global number `ply`.
-    pub(super) fn global_move(&self, ply: u64) -> (Color, Move) {
-        decode_move(self.moves.at(ply as usize)).unwrap_or((Color::Black, Move::Pass))
-    }
-
-    /// The game holding global move number `ply`.
-    #[inline]
-    pub(super) fn game_of_ply(&self, ply: u64) -> u32 {
-        // Games are stored in move order: the last game starting at or before `ply` holds
-        // it (a game without moves shares its start with the next game, which then comes
-        // later in the order).
-        let n = self.games.len();
-        let g = self
-            .game_moves
-            .partition_point(0, n, |start| start <= ply)
-            .saturating_sub(1);
-        g as u32
     }
 }

@@ -2,7 +2,7 @@
 //! its bucket, each candidate checked exactly by replaying its game ([`Index::find`]); and
 //! the occurrences of a found position ([`Index::occurrences`]).
 
-use super::{Index, SharedRow};
+use super::Index;
 use crate::board::{Board, StonesOnly, Tracking};
 use crate::fingerprint::fingerprint;
 use crate::hash::Key;
@@ -45,15 +45,13 @@ impl Found {
 impl<'a> Index<'a> {
     /// Occurrence `i` of the occurrence table.
     pub(super) fn occurrence_at(&self, i: usize) -> Option<Occurrence> {
-        let v = self.occ.get(i)?;
-        let lay = self.header.occurrence_layout();
-        let ply = lay.ply(v);
-        let game = self.game_of_ply(ply);
-        let move_number = ply.checked_sub(self.move_start(game))?;
+        let r = self.occurrences.get(i)?;
+        let game = self.games.game_of_ply(r.ply);
+        let move_number = r.ply.checked_sub(self.games.moves_of(game).0)?;
         Some(Occurrence {
             game,
             move_number: u32::try_from(move_number).ok()?,
-            orientation: lay.orientation(v),
+            orientation: r.orientation,
         })
     }
 
@@ -126,10 +124,8 @@ impl<'a> Index<'a> {
         }
         let fp = fingerprint(key);
         // Popular positions: the shared table.
-        let n_shared = self.shared_keys.len();
-        let mut r = self.shared_keys.partition_point(0, n_shared, |k| k < fp);
-        while r < n_shared && self.shared_keys.at(r) == fp {
-            if let Some(row) = self.shared_row(r) {
+        for r in self.shared.rows_of(fp) {
+            if let Some(row) = self.shared.row(r, self.occurrences.len()) {
                 let os = row.first_occurrence as usize;
                 if self.is_position(os, query, to_canonical) {
                     return Some(Found {
@@ -140,24 +136,12 @@ impl<'a> Index<'a> {
                     });
                 }
             }
-            r += 1;
         }
-        // Every position: the occurrence buckets.
-        let lay = self.header.occurrence_layout();
-        let (bucket, rem) = self.header.split().split(fp);
-        let n_occ = self.occ.len();
-        let be = (self.buckets.at(bucket as usize + 1) as usize).min(n_occ);
-        let bs = (self.buckets.at(bucket as usize) as usize).min(be);
-        let mut i = self.occ.partition_point(bs, be, |v| lay.rem(v) < rem);
-        while i < be {
-            let v = self.occ.at(i);
-            if lay.rem(v) != rem {
-                break;
-            }
-            let mut end = i + 1;
-            while end < be && !lay.starts_position(self.occ.at(end)) {
-                end += 1;
-            }
+        // Every position: the occurrences filed under its fingerprint.
+        let filed = self.occurrences.filed_under(fp);
+        let mut i = filed.start;
+        while i < filed.end {
+            let end = self.occurrences.position_end(i, filed.end);
             if self.is_position(i, query, to_canonical) {
                 return Some(Found {
                     start: i,
@@ -171,27 +155,9 @@ impl<'a> Index<'a> {
         None
     }
 
-    /// Shared position `r` (its occurrences and next moves clamped to their sections).
-    pub(super) fn shared_row(&self, r: usize) -> Option<SharedRow> {
-        let fingerprint = self.shared_keys.get(r)?;
-        let n_occ = self.occ.len() as u64;
-        let first_occurrence = self.shared_starts.at(r).min(n_occ);
-        let occurrences = self.shared_counts.at(r).min(n_occ - first_occurrence);
-        let n_next = self.next.len() as u64;
-        let next_end = self.shared_next.at(r + 1).min(n_next);
-        let first_next = self.shared_next.at(r).min(next_end);
-        Some(SharedRow {
-            fingerprint,
-            first_occurrence,
-            occurrences,
-            first_next,
-            next_count: next_end - first_next,
-        })
-    }
-
     /// Number of shared positions.
     pub fn shared_count(&self) -> usize {
-        self.shared_keys.len()
+        self.shared.len()
     }
 
     /// The occurrences of a found position, newest game first.

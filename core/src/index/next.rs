@@ -20,17 +20,17 @@ impl<'a> Index<'a> {
         mut visit: impl FnMut(NextMove, Transform) -> Result<(), E>,
     ) -> Result<(), E> {
         let to_query = found.to_canonical.inverse();
-        let lay = self.header.occurrence_layout();
         for i in found.start..found.end {
-            let v = self.occ.at(i);
-            let ply = lay.ply(v);
-            let Some(game) = self.game(self.game_of_ply(ply)) else {
+            let Some(r) = self.occurrences.get(i) else {
+                continue;
+            };
+            let Some(game) = self.game(self.games.game_of_ply(r.ply)) else {
                 continue;
             };
             if !keep(&game) {
                 continue;
             }
-            let (color, mv) = self.global_move(ply);
+            let (color, mv) = self.games.global_move(r.ply);
             let winner = game.winner;
             let m = NextMove {
                 color,
@@ -40,7 +40,7 @@ impl<'a> Index<'a> {
                 white_wins: (winner == Some(Color::White)) as u32,
             };
             // The stored move is in the game's orientation: go through the canonical one.
-            visit(m, lay.orientation(v).then(to_query))?;
+            visit(m, r.orientation.then(to_query))?;
         }
         Ok(())
     }
@@ -106,22 +106,16 @@ impl NextMoveSource for Index<'_> {
         found: &Found,
         mut visit: impl FnMut(NextMove, Transform) -> Result<(), E>,
     ) -> Result<(), E> {
-        let Some(row) = found.shared.and_then(|r| self.shared_row(r)) else {
+        let Some(row) = found
+            .shared
+            .and_then(|r| self.shared.row(r, self.occurrences.len()))
+        else {
             return self.for_each_occurrence_move(found, |_| true, visit);
         };
         // A popular position: its precomputed statistics, in canonical orientation.
         let to_query = found.to_canonical.inverse();
-        let layout = self.header.next_layout();
-        let start = row.first_next as usize;
-        for i in start..start + row.next_count as usize {
-            let records = [
-                self.next.at(i),
-                self.next_black.at(i),
-                self.next_white.at(i),
-            ];
-            if let Some(m) = layout.decode(records) {
-                visit(m.next_move(), to_query)?;
-            }
+        for m in self.shared.next_moves(&row) {
+            visit(m.next_move(), to_query)?;
         }
         Ok(())
     }

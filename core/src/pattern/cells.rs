@@ -1,5 +1,5 @@
 //! The pattern itself: a rectangle of [`Cell`]s (`. X O x o *`), 1 to 19 cells on each side,
-//! parsed from the SPEC's `ROWS` notation (`..X/.O./...`, rows top to bottom), and the
+//! parsed from the contract's `ROWS` notation (`..X/.O./...`, rows top to bottom), and the
 //! search [`Area`]: the rectangle of allowed top-left corners (`--area L,T,R,B`).
 
 use core::fmt;
@@ -171,7 +171,8 @@ impl fmt::Debug for Pattern {
 }
 
 impl Pattern {
-    /// Reads the SPEC's `ROWS`: rows top to bottom separated by `/`, all of one width.
+    /// Reads the contract's `ROWS` (`docs/CONTRACTS.md`): rows top to bottom separated by
+    /// `/`, all of one width.
     pub fn parse(rows: &str) -> Result<Pattern, PatternError> {
         let mut p = Pattern {
             width: 0,

@@ -1,12 +1,13 @@
-//! Wildcard pattern search (SPEC "Pattern search"): where a local shape appeared, in any
-//! orientation and with colours exchanged, and what was played next in that region.
+//! Wildcard pattern search (`docs/CONTRACTS.md`, "Pattern search"): where a local shape
+//! appeared, in any orientation and with colours exchanged, and what was played next in
+//! that region.
 //!
 //! - [`cells`]: the pattern (`. X O x o *`), the search area, rectangles;
 //! - [`query`]: the pattern compiled into board-frame variants with bit masks, its
 //!   symmetry and continuation classes;
 //! - [`scan`]: the hits of one game (a match newly appearing on a region) and their
 //!   continuations;
-//! - [`stats`]: continuations counted by class, in the SPEC's order;
+//! - [`stats`]: continuations counted by class, in the contract's order;
 //! - [`summary`]: what is kept of each game for the search (points that ever held a
 //!   stone, the first changes of each corner, the stones each move removed), computed by
 //!   one replay;
@@ -32,6 +33,7 @@ pub mod query;
 pub mod scan;
 pub mod stats;
 pub mod summary;
+mod verify;
 #[cfg(feature = "alloc")]
 pub mod writer;
 

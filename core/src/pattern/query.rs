@@ -2,15 +2,15 @@
 //! can match, each written in the board's own frame as bit masks, with its allowed
 //! placements; the pattern's own symmetry and the classes of continuation cells.
 //!
-//! **Board frame.** The SPEC defines a match on the *transformed* board: transform `t`
-//! applied to the board, the pattern placed at an allowed rectangle `R`. Undoing `t`
+//! **Board frame.** The contract (`docs/CONTRACTS.md`) defines a match on the
+//! *transformed* board: transform `t` applied to the board, the pattern placed at an allowed rectangle `R`. Undoing `t`
 //! turns that into a condition on the real board: the region `t⁻¹(R)` must hold the
 //! pattern transformed back. So each variant is the pattern seen in the board's frame
 //! (`width x height`, axes swapped for transforms 3, 5, 6, 7), and its placements are the
 //! top-left points of the regions `t⁻¹(R)` of the allowed `R`. A placement of a variant is
 //! one match candidate; its region is `Rect::at(placement, width, height)`.
 //!
-//! **Order and duplicates.** Variants are kept in the SPEC's preference order: smaller
+//! **Order and duplicates.** Variants are kept in the contract's preference order: smaller
 //! transform first, as-is before colour-exchanged. A later variant whose masks equal an
 //! earlier one's holds on a region exactly when the earlier one does, and the earlier one
 //! is the hit's match there: its placements shared with the earlier variant are dropped

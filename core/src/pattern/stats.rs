@@ -1,6 +1,6 @@
 //! Continuation statistics: continuations counted by class (colour and the cell shown for
 //! the class), with immediate and tenuki counts and the results of their games, ordered as
-//! the SPEC orders `search`'s next moves.
+//! `docs/CONTRACTS.md` orders `search`'s next moves.
 
 use crate::point::{Color, Point, MAX_POINTS};
 
@@ -92,7 +92,7 @@ impl ContinuationStats {
         self.cells.iter().flatten().map(|c| c.count).sum()
     }
 
-    /// The classes seen, in the SPEC's order: by count, highest first; then Black first;
+    /// The classes seen, in the contract's order: by count, highest first; then Black first;
     /// then by `y * width + x` of the shown cell.
     pub fn classes(&self) -> heapless::Vec<ContinuationClass, { 2 * MAX_POINTS }> {
         let mut out: heapless::Vec<ContinuationClass, { 2 * MAX_POINTS }> = heapless::Vec::new();

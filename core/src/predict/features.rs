@@ -610,7 +610,7 @@ impl Analysis {
     }
 }
 
-/// The side to move of a board snapshot (SPEC, "Hints beyond the book"): Black when both
+/// The side to move of a board snapshot (`docs/CONTRACTS.md`, "The hint protocol"): Black when both
 /// colours have as many stones, else White.
 pub fn default_to_move<T: Tracking>(board: &Board<T>) -> Color {
     if board.stones(Color::Black).len() == board.stones(Color::White).len() {

@@ -9,6 +9,7 @@ use std::fmt::Write;
 
 use kifudex_core::book::Book;
 use kifudex_core::index::Index;
+use kifudex_core::index_file::IndexFile;
 use kifudex_core::notation::Sgf;
 use kifudex_core::outcome::Margin;
 use kifudex_core::query::position_after;
@@ -198,7 +199,7 @@ fn golden_corruptions_are_refused() {
     let mut f = INDEX.to_vec();
     for i in (0..f.len()).step_by(7) {
         f[i] ^= 0x10;
-        assert!(Index::open_verified(&f).is_err(), "index byte {i}");
+        assert!(IndexFile::open_verified(&f).is_err(), "index byte {i}");
         if let Ok(idx) = Index::open(&f) {
             for q in ["", "ee", "ee,gc", SEIGEN_20] {
                 let (board, _) = position_after(q, nine()).unwrap();
@@ -246,10 +247,11 @@ fn print_answers() {
 fn hostile_golden_headers_are_refused() {
     use kifudex_core::format::{align8, Container, Kind};
     use kifudex_core::index::IndexHeader;
+    use kifudex_core::index_file::IndexFileHeader;
 
     let c = Container::open(INDEX, Kind::Index).unwrap();
-    let base: IndexHeader = postcard::from_bytes(c.header).unwrap();
-    let reseal = |h: &IndexHeader| {
+    let base: IndexFileHeader = postcard::from_bytes(c.header).unwrap();
+    let reseal = |h: &IndexFileHeader| {
         let mut buf = [0u8; 512];
         let head = postcard::to_slice(h, &mut buf).unwrap();
         let mut f = Container::preamble(Kind::Index, head, c.body).to_vec();
@@ -269,7 +271,7 @@ fn hostile_golden_headers_are_refused() {
     ];
     for (i, edit) in edits.iter().enumerate() {
         let mut h = base.clone();
-        edit(&mut h);
+        edit(&mut h.index);
         assert!(Index::open(&reseal(&h)).is_err(), "edit {i}");
     }
 }

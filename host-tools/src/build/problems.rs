@@ -5,7 +5,8 @@
 
 use serde_json::{json, Value};
 
-use super::replay::{ReplayedGame, MAX_GAME_MOVES};
+use kifudex_core::stored::MAX_GAME_MOVES;
+
 use crate::input::Skipped;
 use crate::sgf::{FileError, GameRecord, SourceRef, Warning};
 
@@ -207,23 +208,4 @@ pub fn why_nothing(problems: &[Problem]) -> String {
         .map(|p| format!("\n  {p}"))
         .collect();
     format!(":{lines}")
-}
-
-/// The games that have no move at all, one per line (for a build that found nothing to
-/// index).
-pub fn without_moves(games: &[ReplayedGame]) -> String {
-    games
-        .iter()
-        .filter(|g| g.moves.is_empty() && g.truncated.is_none())
-        .map(|g| {
-            let s = &g.record.source;
-            let member = s.member.as_ref().map_or(String::new(), |m| format!(":{m}"));
-            format!(
-                "\n  {}{member}: byte {}: game {}: no move",
-                s.path,
-                g.record.byte_offset,
-                s.tree_index + 1
-            )
-        })
-        .collect()
 }

@@ -4,10 +4,10 @@
 
 use kifudex_core::board::{Board, Rules};
 use kifudex_core::pattern::summary::{removal_record, PackedSummary, Summarizer};
-use kifudex_core::stored::{decode_move, encode_move, SetupRecord, StoredGame};
+use kifudex_core::stored::{decode_move, encode_move, SetupRecord, StoredGame, MAX_GAME_MOVES};
 use kifudex_core::{Color, Event, Move, Size};
 
-use super::Occ;
+use crate::build::occurrence::{check_value, NextCode, Occ};
 use crate::sgf::{GameRecord, LineEnd};
 
 /// One game after replay.
@@ -94,9 +94,6 @@ impl StoredGame for ReplayedGame {
     }
 }
 
-/// The most moves a game may have (the setup records count moves in 16 bits).
-pub const MAX_GAME_MOVES: usize = u16::MAX as usize;
-
 /// Replays `record`'s main line, keying the positions before its first `max_moves` moves:
 /// each becomes an occurrence appended to `occs`, numbered from `base` (the provisional
 /// global number of the game's first move).
@@ -135,7 +132,7 @@ pub fn replay(
                     break;
                 }
                 let (key, orient) = board.keys().canonical(size);
-                let check = super::verify::check_value(board.keys(), size);
+                let check = check_value(board.keys(), size);
                 match board.play(color, mv) {
                     Ok(caps) => notes.play(color, mv, &caps, |n, p| {
                         removals.push(removal_record(n, p) as u32)
@@ -147,15 +144,9 @@ pub fn replay(
                 }
                 let code = encode_move(color, mv) as u16;
                 if (moves.len() as u64) < max_moves as u64 {
-                    let orient = orient.index() as u8;
-                    occs.push(Occ {
-                        hi: (key.0 >> 64) as u64,
-                        lo: key.0 as u64,
-                        ply: base.saturating_add(moves.len() as u32),
-                        orient,
-                        check,
-                        next: super::index_file::occurrence_next(code, orient, size, winner),
-                    });
+                    let ply = base.saturating_add(moves.len() as u32);
+                    let next = NextCode::new(code, orient, size, winner);
+                    occs.push(Occ::new(key, ply, orient, check, next));
                     indexed += 1;
                 }
                 moves.push(code);
@@ -189,6 +180,25 @@ pub fn replay(
         pattern: PackedSummary::from(&notes.finish()),
         removals,
     }
+}
+
+/// The games that have no move at all, one per line (for a build that found nothing to
+/// index).
+pub fn without_moves(games: &[ReplayedGame]) -> String {
+    games
+        .iter()
+        .filter(|g| g.moves.is_empty() && g.truncated.is_none())
+        .map(|g| {
+            let s = &g.record.source;
+            let member = s.member.as_ref().map_or(String::new(), |m| format!(":{m}"));
+            format!(
+                "\n  {}{member}: byte {}: game {}: no move",
+                s.path,
+                g.record.byte_offset,
+                s.tree_index + 1
+            )
+        })
+        .collect()
 }
 
 /// `yyyymmdd` from a year and a date as written (`2016-03-09`, `2016-03`, `2016`); month

@@ -132,10 +132,11 @@ pub fn predict(a: PredictArgs) -> Result<ExitCode> {
             seed: a.seed,
         };
         let e = kifudex::hints::eval::evaluate_streams(&a.streams, &s, log)?;
+        let answer = kifudex::explore::analysis::streams(&e);
         if a.json {
-            print_stdout(&format!("{}\n", kifudex::hints::eval::streams_json(&e)))?;
+            print_stdout(&format!("{}\n", kifudex::print::json::to_line(&answer)))?;
         } else {
-            print_stdout(&kifudex::hints::eval::streams_text(&e))?;
+            print_stdout(&kifudex::print::text::streams(&answer))?;
         }
         return Ok(ExitCode::SUCCESS);
     };

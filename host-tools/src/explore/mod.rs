@@ -32,6 +32,8 @@ use std::path::Path;
 use anyhow::{anyhow, Result};
 use kifudex_core::board::Board;
 use kifudex_core::index::Index;
+use kifudex_core::index_file::IndexFile;
+use kifudex_core::pattern::{PatternHeader, PatternIndex};
 use kifudex_core::predict::{best, Analysis, History, Predictor};
 use kifudex_core::search::NextMoves;
 use kifudex_core::stored::StoredGame;
@@ -73,6 +75,9 @@ pub fn keep(bytes: impl Into<IndexBytes>) -> &'static [u8] {
 /// The questions about one index (see the module documentation).
 pub struct Explorer<'a> {
     index: Index<'a>,
+    /// The index file's pattern search data and where its sections lie.
+    pattern: PatternIndex<'a>,
+    pattern_header: PatternHeader,
     name: String,
     predictor: Option<Predictor<'a>>,
 }
@@ -98,13 +103,17 @@ fn board_at(at: &At) -> Result<Board, ExploreError> {
 }
 
 impl<'a> Explorer<'a> {
-    /// Opens the index in `bytes` (its structure checked, [`Index::open`]: time independent
-    /// of its size); `name` names it in messages (its file, or the bundled sample).
+    /// Opens the index file in `bytes` (the structure of both its parts checked,
+    /// [`IndexFile::open`]: time independent of its size); `name` names it in messages (its
+    /// file, or the bundled sample).
     pub fn open(bytes: &'a [u8], name: impl Into<String>) -> Result<Explorer<'a>> {
         let name = name.into();
-        let index = Index::open(bytes).map_err(|e| anyhow!("{name}: not a valid index: {e}"))?;
+        let file = IndexFile::open(bytes).map_err(|e| anyhow!("{name}: not a valid index: {e}"))?;
+        let pattern_header = file.pattern_header().clone();
         Ok(Explorer {
-            index,
+            index: file.index,
+            pattern: file.pattern,
+            pattern_header,
             name,
             predictor: None,
         })
@@ -343,17 +352,17 @@ impl<'a> Explorer<'a> {
     /// A pattern's hits and continuations (with the date profile when `q.by_year`), over
     /// the index's pattern sections.
     pub fn pattern(&self, q: &PatternRequest) -> PatternAnswer {
-        pattern::counts(&self.index, self.index.pattern(), q)
+        pattern::counts(&self.index, &self.pattern, q)
     }
 
     /// A pattern's totals and the `page` of its hits.
     pub fn pattern_hits(&self, q: &PatternRequest, page: Page) -> HitsAnswer<'a> {
-        pattern::hits(&self.index, self.index.pattern(), q, page)
+        pattern::hits(&self.index, &self.pattern, q, page)
     }
 
     /// The `page` of the games with hits of a pattern, newest first.
     pub fn pattern_games(&self, q: &PatternRequest, page: Page) -> GamesAnswer<'a> {
-        pattern::games(&self.index, self.index.pattern(), q, page)
+        pattern::games(&self.index, &self.pattern, q, page)
     }
 
     /// [`Explorer::pattern`], searched `repeat` times, with the time it took.
@@ -362,7 +371,7 @@ impl<'a> Explorer<'a> {
         q: &PatternRequest,
         repeat: usize,
     ) -> (PatternAnswer, PatternTimings) {
-        pattern::timed(&self.index, self.index.pattern(), q, repeat)
+        pattern::timed(&self.index, &self.pattern, &self.pattern_header, q, repeat)
     }
 
     /// Local shape statistics of the games: the most played patterns around the moves and
@@ -385,7 +394,7 @@ impl<'a> Explorer<'a> {
     /// Writes every game with a hit of the pattern to `dest` as SGF (a folder, or a `.zip`),
     /// whole or not at all; returns how many.
     pub fn export_pattern_games(&self, q: &PatternRequest, dest: &Path) -> Result<usize> {
-        export::export_games(&self.index, self.index.pattern(), q, dest)
+        export::export_games(&self.index, &self.pattern, q, dest)
     }
 }
 

@@ -9,7 +9,7 @@
 use std::time::{Duration, Instant};
 
 use kifudex_core::index::Index;
-use kifudex_core::pattern::PatternIndex;
+use kifudex_core::pattern::{PatternHeader, PatternIndex};
 
 use super::answer::{
     ContinuationEntry, GameEntry, GamesAnswer, HitContinuation, HitEntry, HitsAnswer,
@@ -148,6 +148,7 @@ pub fn games<'a>(
 pub fn timed(
     index: &Index<'_>,
     data: &PatternIndex<'_>,
+    h: &PatternHeader,
     req: &PatternRequest,
     repeat: usize,
 ) -> (PatternAnswer, PatternTimings) {
@@ -161,7 +162,6 @@ pub fn timed(
     }
     let cpu = cpu0.zip(cpu_time()).map(|(a, b)| b.saturating_sub(a));
     searches.sort();
-    let h = &index.header().pattern;
     let timings = PatternTimings {
         searches,
         cpu,

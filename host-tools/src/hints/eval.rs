@@ -18,7 +18,6 @@ use kifudex_core::{Board, Color, Move, Point, Size, Stone};
 
 use super::stream::{stream, NoiseCount, Trackable};
 use crate::build::{build_in_memory, BuildOptions, Profile};
-use crate::explore::analysis::rates;
 use crate::predict::eval::{Report, Tally, BUCKETS};
 use crate::predict::games::{is_test_key, split_key_of};
 use crate::predict::TrainOptions;
@@ -304,45 +303,4 @@ pub fn sgf_of(game: &Trackable) -> String {
         s += &format!(";{}[{}]", c.letter(), letters(p));
     }
     s + ")"
-}
-
-/// The measurement as text.
-pub fn streams_text(e: &StreamEvaluation) -> String {
-    format!(
-        "{} training games in the book ({} bytes); {} test games followed ({} a board cannot follow), {} snapshots ({} misread points, {} stones lifted and put back, {} hands, {} slid stones, {} captures lifted over several snapshots); records not the game's main line: {}\n\ntracked streams (hints read before each move):\n{}\nthe same positions as plain snapshots (side to move named):\n{}",
-        e.train_games,
-        e.book_bytes,
-        e.test_games,
-        e.untrackable,
-        e.snapshots,
-        e.noise.flickers,
-        e.noise.lifts,
-        e.noise.hands,
-        e.noise.slides,
-        e.noise.slow_captures,
-        e.records_wrong,
-        crate::print::text::guess_rates(&rates(&e.tracked)),
-        crate::print::text::guess_rates(&rates(&e.snapshots_alone))
-    )
-}
-
-/// The measurement as JSON.
-pub fn streams_json(e: &StreamEvaluation) -> serde_json::Value {
-    serde_json::json!({
-        "train_games": e.train_games,
-        "test_games": e.test_games,
-        "untrackable": e.untrackable,
-        "book_bytes": e.book_bytes,
-        "snapshots": e.snapshots,
-        "noise": {
-            "flickers": e.noise.flickers,
-            "lifts": e.noise.lifts,
-            "hands": e.noise.hands,
-            "slides": e.noise.slides,
-            "slow_captures": e.noise.slow_captures,
-        },
-        "records_wrong": e.records_wrong,
-        "tracked": rates(&e.tracked),
-        "snapshots_alone": rates(&e.snapshots_alone),
-    })
 }

@@ -139,9 +139,9 @@ fn block_mask(index: &Index<'_>, filter: &GameFilter, block: usize) -> u64 {
 ///
 /// ```no_run
 /// # use kifudex::pattern::search::{BlockSearch, PatternRequest};
-/// # fn f(index: &kifudex_core::index::Index<'_>, req: &PatternRequest) {
+/// # fn f(file: &kifudex_core::index_file::IndexFile<'_>, req: &PatternRequest) {
 /// let q = req.query();
-/// let s = BlockSearch::new(index, index.pattern(), req, &q);
+/// let s = BlockSearch::new(&file.index, &file.pattern, req, &q);
 /// let mut report = s.empty_report();
 /// for start in (0..s.block_count()).step_by(256) {
 ///     let end = (start + 256).min(s.block_count());
@@ -417,8 +417,8 @@ mod tests {
     #[test]
     fn slices_of_blocks_give_the_whole_answer() {
         let bytes = sample_index().unwrap();
-        let index = Index::open(&bytes).unwrap();
-        let data = index.pattern();
+        let file = kifudex_core::index_file::IndexFile::open(&bytes).unwrap();
+        let (index, data) = (file.index.clone(), &file.pattern);
         assert!(data.block_count() >= 4, "{} blocks", data.block_count());
         for (rows, area) in [
             ("XX./X../...", None),

@@ -15,7 +15,7 @@ use kifudex_core::{Move, Point, Size, Stone, Transform};
 use crate::explore::answer::letters::{color_letter, point_letters};
 use crate::explore::answer::{
     EvaluationAnswer, GameEntry, GameView, GamesAnswer, GuessRate, HitEntry, HitsAnswer, NextClass,
-    PatternAnswer, PatternTimings, SearchAnswer, ShapesAnswer, Suggestions,
+    PatternAnswer, PatternTimings, SearchAnswer, ShapesAnswer, StreamsAnswer, Suggestions,
 };
 
 /// The star points of a board (none for unusual sizes, the centre for odd small ones).
@@ -590,5 +590,25 @@ pub fn evaluation(e: &EvaluationAnswer) -> String {
         e.table.bytes,
         guess_rates(&e.moves),
         guess_rates(&e.snapshots)
+    )
+}
+
+/// A measurement of tracked streams (`kifudex predict --eval --streams`).
+pub fn streams(e: &StreamsAnswer) -> String {
+    format!(
+        "{} training games in the book ({} bytes); {} test games followed ({} a board cannot follow), {} snapshots ({} misread points, {} stones lifted and put back, {} hands, {} slid stones, {} captures lifted over several snapshots); records not the game's main line: {}\n\ntracked streams (hints read before each move):\n{}\nthe same positions as plain snapshots (side to move named):\n{}",
+        e.train_games,
+        e.book_bytes,
+        e.test_games,
+        e.untrackable,
+        e.snapshots,
+        e.noise.flickers,
+        e.noise.lifts,
+        e.noise.hands,
+        e.noise.slides,
+        e.noise.slow_captures,
+        e.records_wrong,
+        guess_rates(&e.tracked),
+        guess_rates(&e.snapshots_alone)
     )
 }

@@ -322,7 +322,7 @@ mod tests {
     }
 
     #[test]
-    fn the_spec_query_is_moves_alone() {
+    fn the_contract_query_is_moves_alone() {
         let s = search("moves=pd,dp,pp").unwrap();
         assert_eq!(stated(&s.at).moves, "pd,dp,pp");
         assert_eq!(stated(&s.at).size, 19);

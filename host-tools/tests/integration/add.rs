@@ -108,7 +108,7 @@ fn add_and_compare_with(
     let report = add(&index, new, false).unwrap();
     let added = std::fs::read(&index).unwrap();
     assert_same(&added, &whole, "add");
-    Index::open_verified(&added).unwrap();
+    kifudex_core::index_file::IndexFile::open_verified(&added).unwrap();
     let how = report.added.clone().unwrap_or_default();
     assert_eq!(
         how.starts_with("incrementally"),

@@ -1,6 +1,6 @@
 //! Truncated, corrupted and hostile index and book files: a full verification
-//! (`Index::open_verified`, `Book::open`) refuses them, never panics, and whatever a
-//! structural open (`Index::open`, what a search does) accepts never makes a read panic.
+//! (`IndexFile::open_verified`, `Book::open`) refuses them, never panics, and whatever a
+//! structural open (`IndexFile::open`, what a search does) accepts never makes a read panic.
 //!
 //! "Hostile" files have correct checksums: a header field, section descriptor or record is
 //! changed and the container is re-sealed with [`Container::preamble`], so only the
@@ -9,6 +9,7 @@
 use kifudex_core::book::{Book, BookHeader};
 use kifudex_core::format::{align8, Container, Kind, PREAMBLE_LEN};
 use kifudex_core::index::{Index, IndexHeader};
+use kifudex_core::index_file::{IndexFile, IndexFileHeader};
 use kifudex_core::{Board, Size};
 use proptest::prelude::*;
 
@@ -45,10 +46,12 @@ fn split(file: &[u8], kind: Kind) -> (Vec<u8>, Vec<u8>) {
 }
 
 /// The golden index with `edit` applied to its decoded header and its body, re-sealed.
+/// (The whole file header is decoded and written back: the index's part, then pattern
+/// search's.)
 fn hostile_index(edit: impl FnOnce(&mut IndexHeader, &mut Vec<u8>)) -> Vec<u8> {
     let (h, mut body) = split(GOLDEN_INDEX, Kind::Index);
-    let mut header: IndexHeader = postcard::from_bytes(&h).unwrap();
-    edit(&mut header, &mut body);
+    let mut header: IndexFileHeader = postcard::from_bytes(&h).unwrap();
+    edit(&mut header.index, &mut body);
     seal(Kind::Index, &postcard::to_allocvec(&header).unwrap(), &body)
 }
 
@@ -60,7 +63,9 @@ fn hostile_book(edit: impl FnOnce(&mut BookHeader, &mut Vec<u8>)) -> Vec<u8> {
 }
 
 fn index_header() -> IndexHeader {
-    postcard::from_bytes(&split(GOLDEN_INDEX, Kind::Index).0).unwrap()
+    postcard::from_bytes::<IndexFileHeader>(&split(GOLDEN_INDEX, Kind::Index).0)
+        .unwrap()
+        .index
 }
 
 fn book_header() -> BookHeader {
@@ -107,7 +112,7 @@ fn exercise_book(book: &Book, boards: &[Board]) {
 
 #[test]
 fn golden_files_are_valid() {
-    assert!(Index::open(GOLDEN_INDEX).is_ok());
+    assert!(IndexFile::open(GOLDEN_INDEX).is_ok());
     assert!(Book::open(GOLDEN_BOOK).is_ok());
     // Re-sealing an unchanged file gives the same bytes (the test helpers are right).
     assert_eq!(hostile_index(|_, _| {}), GOLDEN_INDEX);
@@ -117,7 +122,10 @@ fn golden_files_are_valid() {
 #[test]
 fn every_truncation_is_an_error() {
     for n in 0..GOLDEN_INDEX.len() {
-        assert!(Index::open(&GOLDEN_INDEX[..n]).is_err(), "index cut at {n}");
+        assert!(
+            IndexFile::open(&GOLDEN_INDEX[..n]).is_err(),
+            "index cut at {n}"
+        );
     }
     for n in 0..GOLDEN_BOOK.len() {
         assert!(Book::open(&GOLDEN_BOOK[..n]).is_err(), "book cut at {n}");
@@ -125,7 +133,7 @@ fn every_truncation_is_an_error() {
     // And one byte too many.
     let mut longer = GOLDEN_INDEX.to_vec();
     longer.push(0);
-    assert!(Index::open(&longer).is_err());
+    assert!(IndexFile::open(&longer).is_err());
 }
 
 /// Every byte of the preamble, header and padding, each bit flipped; then random single-byte
@@ -139,10 +147,10 @@ fn every_flip_is_an_error() {
         let boards = boards();
         let open = |f: &[u8]| match kind {
             Kind::Index => {
-                if let Ok(idx) = Index::open(f) {
-                    exercise_index(&idx, &boards);
+                if let Ok(file) = IndexFile::open(f) {
+                    exercise_index(&file.index, &boards);
                 }
-                Index::open_verified(f).map(|_| ())
+                IndexFile::open_verified(f).map(|_| ())
             }
             Kind::Book => Book::open(f).map(|_| ()),
         };
@@ -410,10 +418,10 @@ fn hostile_index_files_are_refused() {
         let f = hostile_index(edit);
         assert_ne!(f, GOLDEN_INDEX, "{name}: no change");
         // What a structural open accepts, reads never panic on; the full check refuses it.
-        if let Ok(idx) = Index::open(&f) {
-            exercise_index(&idx, &boards);
+        if let Ok(file) = IndexFile::open(&f) {
+            exercise_index(&file.index, &boards);
         }
-        assert!(Index::open_verified(&f).is_err(), "{name}: accepted");
+        assert!(IndexFile::open_verified(&f).is_err(), "{name}: accepted");
     }
 }
 

@@ -1,4 +1,4 @@
-//! Duplicate games (SPEC, `kifudex build`): a game whose setup and main line equal those
+//! Duplicate games (`docs/CONTRACTS.md`, `kifudex build`): a game whose setup and main line equal those
 //! of a game read earlier is left out and counted, unless `--keep-duplicates` is given.
 //! Real corpus files given twice, synthetic games that differ in one thing, and the CLI's
 //! summary.

@@ -1,4 +1,4 @@
-//! Temporary files never outlive a build (SPEC, "Build at any scale"): an interrupted
+//! Temporary files never outlive a build (`docs/CONTRACTS.md`, "At any scale"): an interrupted
 //! build (SIGINT, SIGTERM) leaves the old index intact and no temporary file; the
 //! temporary files of a killed build (SIGKILL) are removed by the next build into the same
 //! folder; an index gets the mode the umask says. Runs the real binary on corpus folders.

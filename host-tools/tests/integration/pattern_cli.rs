@@ -1,4 +1,4 @@
-//! What `kifudex pattern` offers beyond the SPEC, on the bundled sample (286 professional
+//! What `kifudex pattern` offers beyond its contract (`docs/CONTRACTS.md`), on the bundled sample (286 professional
 //! games): hit lists and their paging, game filters, the date profile, `games --pattern`,
 //! and a pattern cut from a game record. Each is checked against another way of getting
 //! the same answer from the same command.

@@ -14,7 +14,7 @@ use kifudex::explore::pattern::counts;
 use kifudex::input::collect_sources;
 use kifudex::pattern::{PatternData, PatternRequest};
 use kifudex_core::format::{align8, Container, Kind};
-use kifudex_core::index::{Index, IndexHeader};
+use kifudex_core::index_file::{IndexFile, IndexFileHeader};
 use kifudex_core::pattern::accel::BLOCK_WORDS;
 use kifudex_core::pattern::corner::GAME_CORNER_BYTES;
 
@@ -34,21 +34,18 @@ fn build(folders: &[&str]) -> Vec<u8> {
 }
 
 /// Every game's stored summary and removals equal a fresh computation's.
-fn assert_stored_equals_fresh(index: &Index) {
-    let stored = index.pattern();
+fn assert_stored_equals_fresh(file: &IndexFile) {
+    let (index, stored, header) = (&file.index, &file.pattern, file.pattern_header());
     let data = PatternData::compute(index);
     let fresh = data.open(index).unwrap();
     assert_eq!(stored.game_count(), index.game_count());
     assert_eq!(stored.block_count(), fresh.block_count());
-    assert_eq!(index.header().pattern.games, data.header.games);
+    assert_eq!(header.games, data.header.games);
     for (s, f) in [
-        (&index.header().pattern.blocks, &data.header.blocks),
-        (&index.header().pattern.corners, &data.header.corners),
-        (&index.header().pattern.removals, &data.header.removals),
-        (
-            &index.header().pattern.removal_starts,
-            &data.header.removal_starts,
-        ),
+        (&header.blocks, &data.header.blocks),
+        (&header.corners, &data.header.corners),
+        (&header.removals, &data.header.removals),
+        (&header.removal_starts, &data.header.removal_starts),
     ] {
         assert_eq!(
             (s.count, s.width_bits, s.len),
@@ -76,22 +73,16 @@ fn stored_sections_equal_a_fresh_computation() {
         "tricky",
     ];
     let bytes = build(&folders);
-    let index = Index::open_verified(&bytes).unwrap();
+    let file = IndexFile::open_verified(&bytes).unwrap();
+    let (index, pattern) = (&file.index, &file.pattern);
     let searched = (0..index.game_count())
-        .filter(|&g| index.pattern().summary(g).searched)
+        .filter(|&g| pattern.summary(g).searched)
         .count();
     let removed: usize = (0..index.game_count())
-        .map(|g| index.pattern().removals_of(g).count())
+        .map(|g| pattern.removals_of(g).count())
         .sum();
     let late_setup = (0..index.game_count())
-        .filter(|&g| {
-            index
-                .pattern()
-                .summary(g)
-                .corners
-                .iter()
-                .any(|c| c.late_setup)
-        })
+        .filter(|&g| pattern.summary(g).corners.iter().any(|c| c.late_setup))
         .count();
     eprintln!(
         "{} games, {searched} searched, {removed} removed stones, {late_setup} with late setup",
@@ -99,7 +90,7 @@ fn stored_sections_equal_a_fresh_computation() {
     );
     assert!(searched > 10_000 && searched < index.game_count() as usize);
     assert!(removed > 100_000 && late_setup > 0);
-    assert_stored_equals_fresh(&index);
+    assert_stored_equals_fresh(&file);
 }
 
 /// A small index of real 19x19 games with captures and handicap stones.
@@ -107,17 +98,17 @@ fn small() -> Vec<u8> {
     build(&["gnugo_regression"])
 }
 
-fn split(file: &[u8]) -> (IndexHeader, Vec<u8>) {
+fn split(file: &[u8]) -> (IndexFileHeader, Vec<u8>) {
     let c = Container::open(file, Kind::Index).unwrap();
     (postcard::from_bytes(c.header).unwrap(), c.body.to_vec())
 }
 
-fn seal(header: &IndexHeader, body: &[u8]) -> Vec<u8> {
+fn seal(header: &IndexFileHeader, body: &[u8]) -> Vec<u8> {
     sealed::seal(Kind::Index, &postcard::to_allocvec(header).unwrap(), body)
 }
 
 /// Searches that read every kind of record (blocks, corner logs, removals, moves).
-fn exercise(index: &Index) {
+fn exercise(file: &IndexFile) {
     for (rows, area) in [
         (
             "......./......./...X.../..X..../..O..../......./.......",
@@ -129,7 +120,7 @@ fn exercise(index: &Index) {
         ("...", "0,0,18,18"),
     ] {
         let req = PatternRequest::parse(rows, Some(area), false).unwrap();
-        let _ = counts(index, index.pattern(), &req);
+        let _ = counts(&file.index, &file.pattern, &req);
     }
 }
 
@@ -137,14 +128,14 @@ fn exercise(index: &Index) {
 fn hostile_pattern_sections_are_refused() {
     let file = small();
     let (h0, _) = split(&file);
-    let good = Index::open_verified(&file).unwrap();
-    let games = good.game_count() as u64;
+    let good = IndexFile::open_verified(&file).unwrap();
+    let games = good.index.game_count() as u64;
     // A game with removals, and the first searched game with a stone in its top-left box.
     let with_removals = (0..games as u32)
-        .find(|&g| good.pattern().removals_of(g).next().is_some())
+        .find(|&g| good.pattern.removals_of(g).next().is_some())
         .unwrap() as u64;
     let corner_game = (0..games as u32)
-        .find(|&g| good.pattern().summary(g).corners[0].count > 0)
+        .find(|&g| good.pattern.summary(g).corners[0].count > 0)
         .unwrap() as u64;
     let removal_at = get_bits(
         &split(&file).1,
@@ -157,7 +148,7 @@ fn hostile_pattern_sections_are_refused() {
     let tail = games % 64;
     assert!(tail != 0, "the test needs a block with unused bits");
     #[allow(clippy::type_complexity)]
-    let cases: Vec<(&str, Box<dyn FnOnce(&mut IndexHeader, &mut Vec<u8>)>)> = vec![
+    let cases: Vec<(&str, Box<dyn FnOnce(&mut IndexFileHeader, &mut Vec<u8>)>)> = vec![
         ("pattern version 2", Box::new(|h, _| h.pattern.version = 2)),
         ("pattern games wrong", Box::new(|h, _| h.pattern.games += 1)),
         (
@@ -265,9 +256,9 @@ fn hostile_pattern_sections_are_refused() {
         assert_ne!(f, file, "{name}: no change");
         // What a structural open accepts, a search reads without a panic; the full check
         // refuses it.
-        if let Ok(idx) = Index::open(&f) {
+        if let Ok(idx) = IndexFile::open(&f) {
             exercise(&idx);
         }
-        assert!(Index::open_verified(&f).is_err(), "{name}: accepted");
+        assert!(IndexFile::open_verified(&f).is_err(), "{name}: accepted");
     }
 }

@@ -1,6 +1,6 @@
 //! Pattern search runs on every core (rayon over blocks of 64 games): its answers must not
 //! depend on how many. On fox_pro (10,348 real games, 162 blocks), each kind of answer
-//! (the SPEC's object with the date profile, a page of hits, the games with hits, the
+//! (the contract's object with the date profile, a page of hits, the games with hits, the
 //! matching games exported as SGF) is printed byte for byte the same with one thread and
 //! with three.
 

@@ -6,6 +6,7 @@
 use kifudex::build::{build_in_memory, BuildOptions};
 use kifudex::input::Source;
 use kifudex_core::index::Index;
+use kifudex_core::index_file::IndexFile;
 use kifudex_core::notation::Sgf;
 use kifudex_core::{Board, Color, Size};
 
@@ -51,7 +52,7 @@ fn one_move_played_2_18_times() {
     let text = "(;GM[1]SZ[19];B[pd])\n".repeat(N);
     let bytes = build(vec![source("copies.sgf", text.clone())]);
     let index = Index::open(&bytes).unwrap();
-    index.verify().unwrap();
+    IndexFile::open(&bytes).unwrap().verify().unwrap();
     assert_eq!(index.header().games, N as u64);
     assert_eq!(index.header().occurrences, N as u64);
     assert_eq!(index.game_count(), N as u32);
@@ -86,7 +87,7 @@ fn string_ids_past_2_16() {
         .collect();
     let bytes = build(vec![source("names.sgf", text)]);
     let index = Index::open(&bytes).unwrap();
-    index.verify().unwrap();
+    IndexFile::open(&bytes).unwrap().verify().unwrap();
     assert_eq!(index.game_count(), N as u32);
     let mut names: Vec<String> = (0..N as u32)
         .map(|g| index.game(g).unwrap().black.to_string())

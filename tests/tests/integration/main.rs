@@ -9,4 +9,5 @@
 
 mod brute_force;
 mod corpus_replay;
+mod layers;
 mod pattern_naive;

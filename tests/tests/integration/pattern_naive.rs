@@ -1,5 +1,5 @@
 //! Pattern search checked against a second, deliberately simple implementation of the
-//! SPEC's "Pattern search" section.
+//! "Pattern search" section of `docs/CONTRACTS.md`.
 //!
 //! The simple side shares nothing with the library's matcher but the SGF reader (the game
 //! records themselves) and the plain board of `kifudex_tests::naive`: every position of
@@ -8,7 +8,7 @@
 //! placement is compared cell by cell with the pattern, as is and with colours exchanged.
 //! A hit is a region where a match (transform, placement, colour choice) holds that did not
 //! hold one position earlier; continuations, the pattern's symmetry and the classes follow
-//! the SPEC sentence by sentence.
+//! the contract sentence by sentence.
 //!
 //! The library's answers must agree on every field: the JSON object (games, hits, every
 //! continuation class with its move, equivalent cells, colour, count, immediate, tenuki and
@@ -27,6 +27,7 @@ use kifudex::input::collect_sources;
 use kifudex::pattern::{PatternData, PatternRequest};
 use kifudex::sgf::GameRecord;
 use kifudex_core::index::Index;
+use kifudex_core::index_file::IndexFile;
 use kifudex_core::pattern::{Hit, ScanPlan, Strategy};
 use kifudex_core::{Color, Event, Move, Stone};
 use kifudex_tests::naive::{transform, valid, Naive, BLACK, EMPTY, WHITE};
@@ -183,7 +184,7 @@ impl Spec {
     }
 }
 
-/// The cell shown for a class: as `search` shows a class (SPEC: "as in search"), the
+/// The cell shown for a class: as `search` shows a class (`docs/CONTRACTS.md`: "as in `search`"), the
 /// first of the orbit in the upper-right octant of the grid, else the smallest `y * 19 + x`.
 fn shown(orbit: &BTreeSet<(usize, usize)>, w: usize, h: usize) -> (usize, usize) {
     let rank = |&(x, y): &(usize, usize)| {
@@ -678,11 +679,12 @@ fn pattern_search_agrees_with_a_simple_implementation() {
         .filter_map(|g| replay(&g))
         .collect();
     let (bytes, _) = build_in_memory(sources, &skipped, &BuildOptions::default()).unwrap();
-    let index = Index::open(&bytes).unwrap();
+    let file = IndexFile::open(&bytes).unwrap();
+    let index = file.index.clone();
     // The search reads the sections the build stored; they are exactly what a fresh
     // computation from the index's stored games gives (a replay of its own), and the
     // index verifies.
-    let pidx = *index.pattern();
+    let pidx = file.pattern;
     let fresh = PatternData::compute(&index);
     let fresh = fresh.open(&index).unwrap();
     assert_eq!(pidx.block_count(), fresh.block_count());
@@ -690,7 +692,7 @@ fn pattern_search_agrees_with_a_simple_implementation() {
         assert_eq!(pidx.packed_summary(g), fresh.packed_summary(g), "game {g}");
         assert!(pidx.removals_of(g).eq(fresh.removals_of(g)), "game {g}");
     }
-    index.verify().unwrap();
+    file.verify().unwrap();
 
     // The index's games by key; a game the index left out (a duplicate) is left out here.
     let keys: Vec<Option<Key>> = (0..index.game_count())

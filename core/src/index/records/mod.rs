@@ -17,13 +17,14 @@ use serde::{Deserialize, Serialize};
 use crate::fingerprint::Split;
 use crate::format::{bits_for, byte_at, le_u32, Field, Section};
 use crate::outcome::Margin;
-use crate::pattern::PatternHeader;
 use crate::point::{Color, Move, Size, Stone};
 use crate::search::NextMove;
 use crate::stored::{decode_move, encode_move, MOVE_BITS};
 use crate::transform::Transform;
 
-/// Build options and counts, with the place of every section (postcard, in field order).
+/// Build options and counts, with the place of every section of the index (postcard, in
+/// field order; the file's header goes on with the pattern search's part:
+/// `docs/FORMAT.md`).
 ///
 /// Every count is a `u64` and every width is chosen by the builder for the collection at
 /// hand, so nothing overflows whatever the collection's size (`docs/FORMAT.md`).
@@ -85,9 +86,6 @@ pub struct IndexHeader {
     pub next_black: Section,
     /// Their occurrences from games White won (`count_bits` each).
     pub next_white: Section,
-    /// The pattern search's sections (blocks, corner logs, removals;
-    /// [`crate::pattern::accel`]).
-    pub pattern: PatternHeader,
 }
 
 impl IndexHeader {

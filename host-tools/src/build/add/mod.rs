@@ -1,8 +1,9 @@
 //! `kifudex add` incrementally: the new games are read and replayed as a build reads
 //! them, and the old index is read in one sequential pass, without replaying its games;
 //! the result is byte for byte the index one build of all the inputs would give (the old
-//! index's games first, then the new inputs, in order), as [`super::add_by_rebuild`]
-//! gives it by replaying every stored game.
+//! index's games first, then the new inputs, in order), as [`add_by_rebuild`] gives it by
+//! replaying every stored game (the pipeline of a build over the index's games read back,
+//! then the new inputs).
 //!
 //! | file | part |
 //! |---|---|
@@ -11,7 +12,8 @@
 //! | `pass.rs` | the pass over the old occurrences, the new ones put in, slice by slice |
 //!
 //! The steps:
-//! 1. the new inputs are read, replayed and sorted as a build does ([`super::gather`]);
+//! 1. the new inputs are read, replayed and sorted as a build does
+//!    ([`crate::build::occurrences::prepare`]);
 //! 2. the old index is verified ([`kifudex_core::index::Index::verify`]) while its games
 //!    are read back (moves, setup, information; no replay), hashed for the duplicates;
 //! 3. new games equal to an old game (or to an earlier new one) are left out, the others
@@ -24,7 +26,7 @@
 //!    shared positions' next moves, then the rest ([`IndexWriter`]).
 //!
 //! When that cannot give the bytes of a build, the games are added by a full rebuild
-//! ([`super::add_by_rebuild`]), and the report says why: the new occurrences are more
+//! ([`add_by_rebuild`]), and the report says why: the new occurrences are more
 //! than the memory budget holds beside the old index (they would have to be spilled);
 //! the merged index keeps more fingerprint bits per occurrence than the old one has
 //! (its counts crossed a width); the old index holds duplicate games that a build
@@ -40,16 +42,16 @@ use std::time::Instant;
 use anyhow::{anyhow, Context, Result};
 use rayon::prelude::*;
 
-use super::body::StreamBody;
-use super::duplicates::{content_hash, location, same_content};
-use super::gather::{index_order, prepare, Budget};
-use super::index_file::{self, occurrence_split, IndexWriter};
-use super::replay::ReplayedGame;
-use super::{
-    add_by_rebuild, output, write_file, BuildOptions, BuildReport, Collected, FileBytes, Input,
-    Occurrences,
-};
-use crate::input;
+use crate::build::inputs;
+use crate::build::occurrences::duplicates::{content_hash, location, same_content};
+use crate::build::occurrences::{index_order, prepare, Budget, Collected, Occurrences};
+use crate::build::options::BuildOptions;
+use crate::build::output;
+use crate::build::pipeline::{build_file, write_file};
+use crate::build::replay::ReplayedGame;
+use crate::build::report::BuildReport;
+use crate::build::write::index::{encode_games, occurrence_split, shared_min};
+use crate::build::write::{FileBytes, IndexWriter, StreamBody};
 use old::OldIndex;
 use pass::{Pass, Shift};
 
@@ -96,6 +98,24 @@ pub fn add(index: &Path, paths: &[PathBuf], keep_duplicates: bool) -> Result<Bui
     }
 }
 
+/// [`add`] by rebuilding everything: every stored game replayed again with the new ones
+/// (the pipeline of a build over the index's games read back, then `paths`).
+pub fn add_by_rebuild(
+    index: &Path,
+    paths: &[PathBuf],
+    keep_duplicates: bool,
+) -> Result<BuildReport> {
+    let t0 = Instant::now();
+    let mut report = BuildReport::default();
+    let (mut inputs, mut opts) = inputs::indexes(&[index.to_path_buf()])?;
+    opts.keep_duplicates = keep_duplicates;
+    let (files, skipped) = inputs::files(paths);
+    inputs.extend(files);
+    build_file(inputs, skipped, &opts, index, &mut report, t0)?;
+    report.added = Some("by a full rebuild (every stored game replayed)".into());
+    Ok(report)
+}
+
 /// [`add_by_rebuild`], reporting why.
 fn rebuild(
     index: &Path,
@@ -117,12 +137,11 @@ fn read_new(
     report: &mut BuildReport,
     t0: Instant,
 ) -> Result<Option<Collected>> {
-    let (files, skipped) = input::list_inputs(paths);
-    let inputs: Vec<Input> = files.into_iter().map(Input::File).collect();
+    let (inputs, skipped) = inputs::files(paths);
     // Half the budget: the old index's games and the pass need the rest.
     let budget = Budget::new(opts.memory / 2, &output::folder(index));
     let prepared = prepare(inputs, skipped, opts, report, t0, Some(budget), false)?;
-    if matches!(prepared.occurrences, Occurrences::Spilled { .. }) {
+    if matches!(prepared.occurrences, Occurrences::Spilled(_)) {
         return Ok(None);
     }
     Ok(Some(prepared.sort_and_check(report, t0)?))
@@ -193,7 +212,7 @@ fn add_incrementally(
     // The games' sections are encoded while the new positions are placed, through a
     // mapping of their own too (their searches touch pages all over the occurrences).
     let (games_part, collisions) = rayon::join(
-        || index_file::encode_games(&merged.games, &merged.move_starts),
+        || encode_games(&merged.games, &merged.move_starts),
         || -> Result<u64> {
             let whole = crate::open_index_file(index)?;
             place::place(&OldIndex::open(&whole)?, &mut positions)
@@ -207,7 +226,7 @@ fn add_incrementally(
             "{collisions} position keys stand for two different positions; refusing to merge them"
         );
     }
-    report.games_read += old.index.game_count() as usize;
+    report.games_read += old.index().game_count() as usize;
     report.files += 1;
     report.games_indexed = merged.games.iter().filter(|g| g.indexed > 0).count();
     report.games_without_moves = merged.games.iter().filter(|g| g.moves.is_empty()).count();
@@ -221,7 +240,7 @@ fn add_incrementally(
         shift: &shift,
         new_occs: &new_occs,
         new: &positions,
-        shared_min: index_file::shared_min(opts),
+        shared_min: shared_min(opts),
         slice: SLICE,
     };
     report.verified_positions = pass.run(&mut w)?;

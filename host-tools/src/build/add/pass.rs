@@ -6,12 +6,14 @@
 //! becomes shared from its old occurrences' moves.
 
 use anyhow::Result;
+use kifudex_core::fingerprint::fingerprint;
 use rayon::prelude::*;
 
-use super::super::index_file::{next_counts, split_next, IndexWriter, NextCount, SliceView};
-use super::super::Occ;
 use super::old::OldIndex;
 use super::place::NewPosition;
+use crate::build::occurrence::{NextCode, Occ};
+use crate::build::write::index::{next_counts, NextCount};
+use crate::build::write::{IndexWriter, SliceView};
 
 /// Old move numbers to merged ones: the old games keep their order, the added games
 /// are inserted between them, so an old move moves up by the added moves before its game.
@@ -233,7 +235,7 @@ impl Pass<'_> {
                         y == mine.len() || (x < theirs.len() && theirs[x].ply < mine[y].ply);
                     if take_old {
                         out.occs.push(Occ {
-                            hi: p.hi,
+                            hi: fingerprint(p.key),
                             ..theirs[x]
                         });
                         x += 1;
@@ -282,9 +284,9 @@ impl Pass<'_> {
 
     /// The next moves of new position `j`'s occurrences.
     fn new_next(&self, j: usize) -> Vec<NextCount> {
-        let mut codes: Vec<(u16, u8)> = self.new_occs[self.new[j].occs.clone()]
+        let mut codes: Vec<NextCode> = self.new_occs[self.new[j].occs.clone()]
             .iter()
-            .map(|o| split_next(o.next))
+            .map(Occ::next_code)
             .collect();
         next_counts(&mut codes)
     }
@@ -369,8 +371,8 @@ impl Assembled {
         self.occs
             .extend_from_slice(&old.decoded[from - old.a..until - old.a]);
         self.copied = until;
-        for (at, ps, pe) in shared {
-            self.occs[at].hi = old.index.fingerprint(ps, pe).ok_or_else(|| {
+        for (at, ps, row) in shared {
+            self.occs[at].hi = old.index.fingerprint(ps, row).ok_or_else(|| {
                 anyhow::anyhow!("occurrence {ps} of the index cannot be replayed")
             })?;
         }

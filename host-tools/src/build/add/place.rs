@@ -12,16 +12,17 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use super::super::Occ;
 use super::old::OldIndex;
+use kifudex_core::fingerprint::fingerprint;
+use kifudex_core::hash::Key;
+
+use crate::build::occurrence::Occ;
 
 /// A position of the added games.
 pub(super) struct NewPosition {
-    /// Its canonical key's high half (the fingerprint).
-    pub hi: u64,
-    /// Its canonical key's low half.
-    pub lo: u64,
-    /// Its check value ([`super::super::verify::check_value`]).
+    /// Its canonical key.
+    pub key: Key,
+    /// Its check value ([`crate::build::occurrence::check_value`]).
     pub check: u64,
     /// Its occurrences among the added ones (final move numbers, in order).
     pub occs: Range<usize>,
@@ -66,8 +67,7 @@ pub(super) fn new_positions(
         if occs.len() > start {
             let first = occs[start];
             positions.push(NewPosition {
-                hi: first.hi,
-                lo: first.lo,
+                key: first.key(),
                 check: first.check,
                 occs: start..occs.len(),
                 at: 0,
@@ -99,8 +99,8 @@ pub(super) fn place(old: &OldIndex, positions: &mut [NewPosition]) -> anyhow::Re
 /// Places `p`; `Ok(true)` if its key is an old position's but its check value is not,
 /// `Err(i)` if old occurrence `i` cannot be replayed.
 fn place_one(old: &OldIndex, p: &mut NewPosition) -> Result<bool, usize> {
-    let key = ((p.hi as u128) << 64) | p.lo as u128;
-    let (mut i, end) = old.prefix_range(old.prefix_of(p.hi));
+    let key = p.key;
+    let std::ops::Range { start: mut i, end } = old.filed_under(fingerprint(p.key));
     while i < end {
         let (old_key, check) = old.key_at(i).ok_or(i)?;
         match old_key.cmp(&key) {

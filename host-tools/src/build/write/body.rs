@@ -23,7 +23,7 @@ enum Sink {
 
 /// A body under construction: its sections written in order, with the running length and
 /// CRC-32.
-pub(super) struct StreamBody {
+pub struct StreamBody {
     sink: Sink,
     len: u64,
     crc: Crc32,
@@ -44,7 +44,7 @@ impl StreamBody {
         Ok(StreamBody {
             sink: Sink::File(BufWriter::with_capacity(
                 1 << 20,
-                super::output::scratch_file(dir)?,
+                crate::build::output::scratch_file(dir)?,
             )),
             len: 0,
             crc: Crc32::new(),
@@ -137,7 +137,7 @@ impl StreamBody {
 
 /// A packed section written in pieces of whole records ([`PackedStream::append`]), the
 /// same bytes as one [`BitWriter`] of all of them.
-pub(super) struct PackedStream {
+pub struct PackedStream {
     offset: u64,
     width: u32,
     count: u64,
@@ -214,11 +214,6 @@ impl Streamed {
     /// Length in bytes.
     pub fn len(&self) -> u64 {
         self.head.len() as u64 + self.body_len
-    }
-
-    /// Whether the file is empty (never, for a finished file).
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 
     /// Writes the file to `w`.

@@ -8,10 +8,13 @@ use kifudex_core::format::{bits_for, Kind};
 use kifudex_core::stored::decode_move;
 use kifudex_core::{Color, Move};
 
-use super::index_file::canonical_code;
-use super::{BuildOptions, BuildReport, Collected};
 use kifudex_core::format::{BitWriter, Body, EncodedFile};
 use kifudex_core::predict::table::TableOptions;
+
+use crate::build::occurrence::canonical_code;
+use crate::build::occurrences::Collected;
+use crate::build::options::BuildOptions;
+use crate::build::report::BuildReport;
 
 /// Fingerprint bits stored per position after the bucket bits.
 pub const REM_BITS: u32 = 32;
@@ -29,7 +32,7 @@ pub fn encode(c: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> R
             let g = c.game_of_ply(o.ply);
             let game = &c.games[g];
             let code = game.moves[(o.ply - c.move_starts[g]) as usize];
-            *agg.entry(canonical_code(code, o.orient, game.record.size))
+            *agg.entry(canonical_code(code, o.orientation(), game.record.size))
                 .or_default() += 1;
             size = Some(game.record.size);
         }
@@ -50,7 +53,7 @@ pub fn encode(c: &Collected, opts: &BuildOptions, report: &mut BuildReport) -> R
         if let Some(sz) = size {
             sizes[sz.height() as usize - 1] |= 1 << (sz.width() - 1);
         }
-        let key = (c.occs[s].hi as u128) << 64 | c.occs[s].lo as u128;
+        let key = c.occs[s].key().0;
         positions.push((key, moves));
     }
     let n_pos = positions.len() as u64;

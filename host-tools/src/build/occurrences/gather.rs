@@ -2,27 +2,25 @@
 //! games newest first and numbering their moves (phase `gather`).
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
-use std::sync::Mutex;
-
 use super::duplicates;
-use super::problems::{self, Problem};
-use super::replay::{self, ReplayedGame};
 use super::sort::{Renumbering, SortPlan};
 use super::spill::{Spill, Spilled};
-use super::{BuildOptions, BuildReport, Input, Occ, Occurrences, Prepared, Worker};
-use crate::input::{self, Skipped};
-use crate::sgf::GameRecord;
-use crate::sgf::SourceRef;
-
-/// What one input yields besides its games: (input number, warning kinds, problems:
-/// skipped members, rejected trees and, if asked for, recovered defects).
-type InputNotes = (usize, Vec<&'static str>, Vec<Problem>);
+use super::{InMemory, Occurrences, OnDisk, Prepared, Worker};
+use crate::build::inputs::Input;
+use crate::build::occurrence::Occ;
+use crate::build::options::BuildOptions;
+use crate::build::parse::{self, InputNotes, ReadGame};
+use crate::build::problems;
+use crate::build::replay::{self, ReplayedGame};
+use crate::build::report::{resident_bytes, BuildReport};
+use crate::input::Skipped;
 
 /// What one build worker gathered: games, their occurrences (with provisional global move
 /// numbers: the worker's games' moves counted in its order), notes on its inputs.
@@ -47,7 +45,7 @@ struct Gathered {
 /// is the process's resident memory, measured (Linux: `/proc/self/statm`) every few
 /// megabytes of new games and occurrences and after every spill; where the system does
 /// not tell, an estimate of the games' and occurrences' bytes.
-pub(super) struct Budget {
+pub struct Budget {
     spill: Spill,
     /// Estimated bytes of games and occurrences in memory.
     used: AtomicU64,
@@ -73,7 +71,7 @@ const MEASURE_EVERY: u64 = 8 << 20;
 
 impl Budget {
     /// A budget of `memory` bytes for a build whose spilled occurrences go to `dir`.
-    pub(super) fn new(memory: u64, dir: &std::path::Path) -> Budget {
+    pub fn new(memory: u64, dir: &std::path::Path) -> Budget {
         Budget {
             spill: Spill::new(dir),
             used: AtomicU64::new(0),
@@ -110,7 +108,7 @@ impl Budget {
     /// Measures the resident memory (where the system tells).
     fn measure(&self) {
         self.since.store(0, Ordering::Relaxed);
-        if let Some(r) = super::report::resident_bytes() {
+        if let Some(r) = resident_bytes() {
             self.resident.store(r, Ordering::Relaxed);
         }
     }
@@ -119,8 +117,7 @@ impl Budget {
     /// beside the process as it is (a slice, sorted, takes about three times that), at
     /// least 1 MiB (smaller slices cost more in overhead than they save).
     fn slice_bytes(&self) -> u64 {
-        let held =
-            super::report::resident_bytes().unwrap_or_else(|| self.games.load(Ordering::Relaxed));
+        let held = resident_bytes().unwrap_or_else(|| self.games.load(Ordering::Relaxed));
         ((self.limit * 2).saturating_sub(held) / 3).max(1 << 20)
     }
 
@@ -185,16 +182,10 @@ const OCC_PIECE: usize = (32 << 20) / std::mem::size_of::<Occ>();
 
 /// Replays one game into `acc`: its moves numbered after the worker's, its occurrences
 /// in the worker's pieces.
-fn push_game<'a>(
-    acc: &'a mut Gathered,
-    g: GameRecord,
-    max_moves: u32,
-    read_rank: (u32, u32),
-    budget: Option<&Budget>,
-) -> &'a mut ReplayedGame {
+fn push_game(acc: &mut Gathered, g: ReadGame, max_moves: u32, budget: Option<&Budget>) {
     let base = u32::try_from(acc.moves).unwrap_or(u32::MAX);
     // A game has at most one occurrence per event.
-    let need = g.events.len();
+    let need = g.record.events.len();
     if acc
         .occs
         .last()
@@ -204,18 +195,21 @@ fn push_game<'a>(
     }
     let piece = acc.occs.last_mut().expect("a piece with room");
     let before = piece.len();
-    let mut game = replay::replay(g, max_moves, piece, base);
+    let mut game = replay::replay(g.record, max_moves, piece, base);
     let added = piece.len() - before;
-    game.read_rank = read_rank;
+    game.read_rank = g.read_rank;
+    if let Some(date_key) = g.stored_date {
+        game.date_key = date_key;
+    }
     acc.moves += game.moves.len() as u64;
     let bytes = game.heap_bytes();
     acc.games.push(game);
     if let Some(b) = budget {
         b.hold(acc, bytes, added);
     }
-    acc.games.last_mut().expect("just pushed")
 }
 
+/// Reads input `number` ([`parse::read`]) and replays its games into `acc`.
 fn read_one(
     input: Input,
     number: usize,
@@ -224,64 +218,17 @@ fn read_one(
     budget: Option<&Budget>,
 ) {
     let max_moves = opts.max_moves.unwrap_or(u32::MAX);
-    let (sources, skipped) = match input {
-        Input::File(p) => input::read_input(&p),
-        Input::Sources(s) => (s, Vec::new()),
-        Input::Stored(games) => {
-            let mut i = 0u32;
-            games.for_each(|s| {
-                push_game(acc, s.record, max_moves, (number as u32, i), budget).date_key =
-                    s.date_key;
-                i += 1;
-            });
-            if games.first {
-                acc.notes.push((number, Vec::new(), Vec::new()));
-            }
-            return;
-        }
-    };
-    let mut warnings = Vec::new();
-    let mut found: Vec<Problem> = skipped.iter().map(problems::skipped).collect();
-    for (source_number, src) in sources.into_iter().enumerate() {
-        let parsed = src.parse();
-        warnings.extend(parsed.warnings.iter().map(|w| w.kind.name()));
-        found.extend(parsed.rejected.iter().map(problems::rejected));
-        if opts.list_recovered {
-            let here = SourceRef {
-                path: src.path.clone(),
-                member: src.member.clone(),
-                tree_index: usize::MAX,
-            };
-            found.extend(
-                parsed
-                    .warnings
-                    .iter()
-                    .map(|w| problems::recovered(&here, w)),
-            );
-        }
-        drop(src);
-        for g in parsed.games {
-            warnings.extend(g.warnings.iter().map(|w| w.kind.name()));
-            if opts.list_recovered {
-                found.extend(g.warnings.iter().map(|w| problems::recovered(&g.source, w)));
-            }
-            push_game(
-                acc,
-                g,
-                max_moves,
-                (number as u32, source_number as u32),
-                budget,
-            );
-        }
-    }
-    acc.notes.push((number, warnings, found));
+    let notes = parse::read(input, number, opts.list_recovered, |g| {
+        push_game(acc, g, max_moves, budget)
+    });
+    acc.notes.extend(notes);
 }
 
 /// Reads, parses and replays the inputs (phase `parse`), orders the games and numbers
 /// their moves (phase `gather`). With a `budget`, occurrences that do not fit are spilled
-/// ([`super::spill`]), and if any were, all are. Finding no game is an error unless
+/// (`spill.rs`), and if any were, all are. Finding no game is an error unless
 /// `require_games` is false (games added to an index).
-pub(super) fn prepare(
+pub fn prepare(
     inputs: Vec<Input>,
     skipped: Vec<Skipped>,
     opts: &BuildOptions,
@@ -371,7 +318,7 @@ pub(super) fn prepare(
             games,
             move_starts,
             renumbering,
-            occurrences: Occurrences::Spilled { slices, workers },
+            occurrences: Occurrences::Spilled(OnDisk { slices, workers }),
         });
     }
     // The games are ordered while the sort's buffer is being prepared.
@@ -385,7 +332,7 @@ pub(super) fn prepare(
         games,
         move_starts,
         renumbering,
-        occurrences: Occurrences::Memory { sources, plan },
+        occurrences: Occurrences::Memory(InMemory { sources, plan }),
     })
 }
 
@@ -457,14 +404,14 @@ fn order_games(
         games.append(&mut g);
         notes.append(&mut n);
     }
-    notes.sort_unstable_by_key(|n| n.0);
+    notes.sort_unstable_by_key(|n| n.input);
     let mut warnings: HashMap<&'static str, usize> = HashMap::new();
-    for (_, w, found) in notes {
+    for n in notes {
         report.files += 1;
-        for k in w {
+        for k in n.warnings {
             *warnings.entry(k).or_default() += 1;
         }
-        for p in found {
+        for p in n.problems {
             report.note(p);
         }
     }
@@ -510,7 +457,7 @@ fn order_games(
 
 /// The order of the games in an index: newest first; ties by file, member and tree (a
 /// stable sort keeps the order of reading for the rest).
-pub(super) fn index_order(a: &ReplayedGame, b: &ReplayedGame) -> std::cmp::Ordering {
+pub fn index_order(a: &ReplayedGame, b: &ReplayedGame) -> std::cmp::Ordering {
     b.date_key
         .cmp(&a.date_key)
         .then_with(|| a.record.source.path.cmp(&b.record.source.path))

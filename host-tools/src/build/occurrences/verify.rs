@@ -1,15 +1,14 @@
 //! The collision check: no position key may stand for two different positions.
 //!
 //! Every occurrence carries, besides its canonical 128-bit Zobrist key, a **check value**
-//! ([`check_value`]): the sum of the position's keys under every transform of its board.
-//! The sum does not depend on the orientation the position was played in (the transforms
-//! of a transformed position are the same set), so all the occurrences of one position
-//! carry the same value; two different positions that share a canonical key would have
+//! ([`crate::build::occurrence::check_value`]): the sum of the position's keys under
+//! every transform of its board. The sum does not depend on the orientation the position
+//! was played in (the transforms of a transformed position are the same set), so all the
+//! occurrences of one position carry the same value; two different positions that share a canonical key would have
 //! to agree on seven more independent 128-bit keys, folded into 64 bits, to share it too.
 //! The build compares the check values of every key's occurrences, group by group, as the
 //! groups come out of the sort: it needs no replay and no memory beyond the group, so it
-//! works the same when the occurrences are sorted in slices from disk
-//! ([`super::spill`]).
+//! works the same when the occurrences are sorted in slices from disk (`spill.rs`).
 //!
 //! Why it stays 0: the 128-bit keys of `n` distinct positions collide with probability
 //! below `n^2 / 2^129` (about 1e-19 for ten billion positions, a collection of fifty
@@ -17,22 +16,9 @@
 //! chance of 2^-64. Earlier builds compared whole boards replayed from the stored moves,
 //! which is exact but needs every game at hand for every slice of the sort.
 
-use kifudex_core::hash::Keys;
-use kifudex_core::{Size, Transform};
 use rayon::prelude::*;
 
-use super::Occ;
-
-/// The check value of a position whose keys under the 8 transforms are `keys` (the
-/// board's incremental keys): the wrapping sum over the transforms valid for `size` of
-/// each key's two halves XORed. Equal for a position in any orientation.
-#[inline]
-pub fn check_value(keys: &Keys, size: Size) -> u64 {
-    Transform::all_for(size).iter().fold(0u64, |sum, t| {
-        let k = keys.0[t.index()];
-        sum.wrapping_add(k as u64 ^ (k >> 64) as u64)
-    })
-}
+use crate::build::occurrence::Occ;
 
 /// Checks sorted occurrences split into groups of equal keys (`groups`: the start of
 /// each group, then `occs.len()`): returns (keys whose occurrences disagree on their
@@ -55,11 +41,25 @@ pub fn count_collisions(occs: &[Occ], groups: &[u32]) -> (u64, u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::build::{collect_sources, BuildOptions, BuildReport, Collected};
+    use crate::build::inputs;
+    use crate::build::occurrences::{prepare, Collected};
+    use crate::build::options::BuildOptions;
+    use crate::build::report::BuildReport;
     use crate::input;
     use crate::sample::{SAMPLE_NAME, SAMPLE_TGZ};
-    use kifudex_core::board::Board;
-    use kifudex_core::{Color, Point, Stone};
+
+    /// The bundled sample's games, collected.
+    fn sample() -> Collected {
+        let mut sources = Vec::new();
+        let mut skipped = Vec::new();
+        input::collect_archive(SAMPLE_NAME, SAMPLE_TGZ.to_vec(), &mut sources, &mut skipped);
+        let mut report = BuildReport::default();
+        let inputs = inputs::sources(sources);
+        let t0 = std::time::Instant::now();
+        let opts = BuildOptions::default();
+        let prepared = prepare(inputs, skipped, &opts, &mut report, t0, None, true).unwrap();
+        prepared.sort_and_check(&mut report, t0).unwrap()
+    }
 
     /// Regroups `c` after its occurrences' keys changed.
     fn regroup(c: &mut Collected) {
@@ -75,12 +75,7 @@ mod tests {
 
     #[test]
     fn a_key_shared_by_two_positions_is_found() {
-        let mut sources = Vec::new();
-        let mut skipped = Vec::new();
-        input::collect_archive(SAMPLE_NAME, SAMPLE_TGZ.to_vec(), &mut sources, &mut skipped);
-        let mut report = BuildReport::default();
-        let mut c =
-            collect_sources(sources, &skipped, &BuildOptions::default(), &mut report).unwrap();
+        let mut c = sample();
         let (collisions, compared) = count_collisions(&c.occs, &c.groups);
         assert_eq!(collisions, 0);
         assert!(compared > 100);
@@ -107,36 +102,10 @@ mod tests {
         assert_eq!(count_collisions(&c.occs, &c.groups).0, 2);
     }
 
-    /// The check value is the same for a position in all its orientations, on square and
-    /// rectangular boards, and differs between the positions of a real game.
+    /// On real games, one check value per key and a different one for every key.
     #[test]
-    fn the_check_value_ignores_the_orientation() {
-        for size in [Size::new(19, 19).unwrap(), Size::new(13, 9).unwrap()] {
-            let stones = [
-                (2, 3, Color::Black),
-                (5, 1, Color::White),
-                (0, 0, Color::Black),
-            ];
-            let mut values = Vec::new();
-            for &t in Transform::all_for(size) {
-                let mut board = Board::new(size);
-                for &(x, y, c) in &stones {
-                    let p = t.apply(Point::new(x, y), size).unwrap();
-                    board.set_stone(p, Stone::of(c)).unwrap();
-                }
-                values.push(check_value(board.keys(), size));
-            }
-            assert!(
-                values.windows(2).all(|w| w[0] == w[1]),
-                "{size:?}: {values:x?}"
-            );
-        }
-        let mut sources = Vec::new();
-        let mut skipped = Vec::new();
-        input::collect_archive(SAMPLE_NAME, SAMPLE_TGZ.to_vec(), &mut sources, &mut skipped);
-        let mut report = BuildReport::default();
-        let c = collect_sources(sources, &skipped, &BuildOptions::default(), &mut report).unwrap();
-        // One value per key, and a different one for every key.
+    fn the_check_value_tells_the_positions_of_real_games_apart() {
+        let c = sample();
         let mut pairs: Vec<(u64, u64, u64)> =
             c.occs.iter().map(|o| (o.check, o.hi, o.lo)).collect();
         pairs.sort_unstable();

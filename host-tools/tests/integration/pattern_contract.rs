@@ -1,4 +1,4 @@
-//! The SPEC's "Pattern search" section, sentence by sentence, on hand-made game records:
+//! The "Pattern search" section of `docs/CONTRACTS.md`, sentence by sentence, on hand-made game records:
 //! `kifudex build`, then `kifudex pattern --json` (and `--hits --json` for the regions,
 //! transforms and colour choices of the hits), every answer worked out by hand.
 
@@ -93,7 +93,7 @@ fn counts(v: &Value) -> (u64, u64) {
 }
 
 #[test]
-fn rows_are_read_as_the_spec_says() {
+fn rows_are_read_as_the_contract_says() {
     let f = index(&[game("", &["B[dd]"])], &[]);
     // One width, 1 to 19 cells and rows, the six cell characters.
     for (rows, why) in [

@@ -3,11 +3,11 @@
 
 use rayon::prelude::*;
 
-use super::Occ;
+use crate::build::occurrence::Occ;
 
 /// Provisional global move numbers to final ones: for every game in provisional order,
 /// the provisional and the final number of its first move.
-pub(super) struct Renumbering(pub(super) Vec<(u32, u32)>);
+pub struct Renumbering(pub(super) Vec<(u32, u32)>);
 
 impl Renumbering {
     /// Move numbers kept as they are.

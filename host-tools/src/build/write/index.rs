@@ -4,23 +4,26 @@ use std::collections::HashMap;
 
 use anyhow::{Context, Result};
 use kifudex_core::fingerprint::Split;
+use kifudex_core::format::BitWriter;
 use kifudex_core::format::{bits_for, Kind};
 use kifudex_core::index::{
     GameLayout, GameRow, GameStrings, IndexHeader, NextLayout, OccurrenceLayout, OccurrenceRecord,
     StoredNext,
 };
-use kifudex_core::stored::{decode_move, encode_move, SetupRecord, MOVE_BITS};
-use kifudex_core::{Color, Move, Transform};
+use kifudex_core::index_file::IndexFileHeader;
+use kifudex_core::pattern::accel::{PatternHeader, PATTERN_DATA_VERSION};
+use kifudex_core::pattern::corner::GAME_CORNER_BYTES;
+use kifudex_core::pattern::writer::{PatternSections, PatternWriter};
+use kifudex_core::stored::{decode_move, SetupRecord, MOVE_BITS};
+use kifudex_core::{Color, Move};
 use rayon::prelude::*;
 
 use super::bits::pack_parallel;
 use super::body::{PackedStream, StreamBody, Streamed};
-use super::replay::ReplayedGame;
-use super::{BuildOptions, BuildReport, Occ};
-use kifudex_core::format::BitWriter;
-use kifudex_core::pattern::accel::{PatternHeader, PATTERN_DATA_VERSION};
-use kifudex_core::pattern::corner::GAME_CORNER_BYTES;
-use kifudex_core::pattern::writer::{PatternSections, PatternWriter};
+use crate::build::occurrence::{NextCode, Occ};
+use crate::build::options::BuildOptions;
+use crate::build::replay::ReplayedGame;
+use crate::build::report::BuildReport;
 
 /// The deduplicated string pool (borrowing the games' strings); id 0 is the empty string.
 struct Strings<'a> {
@@ -82,7 +85,7 @@ fn game_row<'a>(g: &'a ReplayedGame, strings: &mut Strings<'a>) -> GameRow {
 }
 
 /// The `shared_min` an index is built with.
-pub(super) fn shared_min(opts: &BuildOptions) -> u32 {
+pub fn shared_min(opts: &BuildOptions) -> u32 {
     opts.shared_min.max(2)
 }
 
@@ -208,7 +211,7 @@ fn encode_rows(games: &[ReplayedGame], move_starts: &[u32], total_moves: u64) ->
 }
 
 /// Sorted occurrences with their groups of equal keys: the whole build's, or one slice of
-/// them (a range of keys, [`super::spill`]).
+/// them (a range of keys, spilled: `occurrences/spill.rs`).
 pub struct SliceView<'a> {
     /// The occurrences, sorted by (key, global move number).
     pub occs: &'a [Occ],
@@ -250,7 +253,7 @@ struct SharedRows {
 
 /// A next move of a shared position: its code in canonical orientation, then how many
 /// times it was played, in games Black won, in games White won.
-pub(super) type NextCount = (u16, [u32; 3]);
+pub type NextCount = (u16, [u32; 3]);
 
 /// Writes an index: the games first ([`IndexWriter::new`]), then the sorted occurrences
 /// slice after slice in key order ([`IndexWriter::add`]), then the buckets, the shared
@@ -259,6 +262,8 @@ pub(super) type NextCount = (u16, [u32; 3]);
 pub struct IndexWriter {
     body: StreamBody,
     header: IndexHeader,
+    /// The pattern search's part of the file's header.
+    pattern: PatternHeader,
     layout: OccurrenceLayout,
     split: Split,
     stream: PackedStream,
@@ -273,7 +278,7 @@ pub struct IndexWriter {
 impl IndexWriter {
     /// Writes the games' sections into `body` and starts the occurrences of an index of
     /// `occurrences` occurrences in all.
-    pub(super) fn new(
+    pub fn new(
         mut body: StreamBody,
         games: GamesPart,
         game_count: usize,
@@ -310,21 +315,23 @@ impl IndexWriter {
         header.strings = body.rows(&games.pool, 1)?;
         header.moves = body.packed(games.moves)?;
         header.setup = body.packed(games.setup)?;
-        if let Some(p) = games.pattern {
-            header.pattern = PatternHeader {
+        let pattern = match games.pattern {
+            Some(p) => PatternHeader {
                 version: PATTERN_DATA_VERSION,
                 games: p.games,
                 blocks: body.rows(&p.blocks, 8)?,
                 corners: body.rows(&p.corners, GAME_CORNER_BYTES)?,
                 removals: body.packed(p.removals)?,
                 removal_starts: body.packed(p.removal_starts)?,
-            };
-        }
+            },
+            None => PatternHeader::default(),
+        };
         let layout = OccurrenceLayout { ply_bits, rem_bits };
         let stream = body.packed_stream(layout.bits())?;
         Ok(IndexWriter {
             body,
             header,
+            pattern,
             layout,
             split,
             stream,
@@ -344,7 +351,7 @@ impl IndexWriter {
     /// [`IndexWriter::add`] with the slice's shared positions given by `shared` (computed
     /// while the slice is packed): every group of at least `shared_min` occurrences, in
     /// order, each with its next moves as [`next_counts`] gives them.
-    pub(super) fn add_with(
+    pub fn add_with(
         &mut self,
         c: &SliceView,
         shared: impl FnOnce() -> Vec<(usize, Vec<NextCount>)> + Send,
@@ -379,7 +386,7 @@ impl IndexWriter {
                 }
                 w.push(layout.encode(OccurrenceRecord {
                     ply: o.ply as u64,
-                    orientation: Transform::ALL[o.orient as usize & 7],
+                    orientation: o.orientation(),
                     starts_position: start,
                     rem: split.split(o.hi).1,
                 }));
@@ -443,7 +450,11 @@ impl IndexWriter {
         header.next = body.packed(next)?;
         header.next_black = body.packed(black)?;
         header.next_white = body.packed(white)?;
-        self.body.file(Kind::Index, &self.header)
+        let header = IndexFileHeader {
+            index: self.header,
+            pattern: self.pattern,
+        };
+        self.body.file(Kind::Index, &header)
     }
 }
 
@@ -459,23 +470,19 @@ fn shared_positions(c: &SliceView, shared_min: u32) -> Vec<(usize, Vec<NextCount
         .map_init(Vec::new, |codes, &gi| {
             let (s, e) = (c.groups[gi] as usize, c.groups[gi + 1] as usize);
             codes.clear();
-            codes.extend(c.occs[s..e].iter().map(|o| split_next(o.next)));
+            codes.extend(c.occs[s..e].iter().map(Occ::next_code));
             (gi, next_counts(codes))
         })
         .collect()
 }
 
-/// [`Occ::next`] split into (move record, winner: 0 none, 1 Black, 2 White).
-pub(super) fn split_next(next: u16) -> (u16, u8) {
-    (next & NEXT_MOVE_MASK, (next >> NEXT_MOVE_BITS) as u8)
-}
-
-/// The next moves of a position from its occurrences' (move record, winner) (sorted
-/// here): by code, each with its count and the games won by each colour.
-pub(super) fn next_counts(codes: &mut [(u16, u8)]) -> Vec<NextCount> {
-    codes.sort_unstable_by_key(|x| x.0);
+/// The next moves of a position from its occurrences' next codes (sorted here): by move
+/// record, each with its count and the games won by each colour.
+pub fn next_counts(codes: &mut [NextCode]) -> Vec<NextCount> {
+    codes.sort_unstable_by_key(|n| n.move_code());
     let mut agg: Vec<NextCount> = Vec::new();
-    for &(code, winner) in codes.iter() {
+    for n in codes.iter() {
+        let (code, winner) = (n.move_code(), n.winner());
         if agg.last().is_none_or(|a| a.0 != code) {
             agg.push((code, [0; 3]));
         }
@@ -541,36 +548,4 @@ fn encode_shared(rows: &SharedRows, occurrences: u64) -> SharedPart {
         count_bits: layout.count_bits,
         next,
     }
-}
-
-/// Bits of [`Occ::next`] that hold the move.
-const NEXT_MOVE_BITS: u32 = 10;
-const NEXT_MOVE_MASK: u16 = (1 << NEXT_MOVE_BITS) - 1;
-
-/// [`Occ::next`] for a move record `code` played from a position whose canonical
-/// orientation is `orient`, in a game won by `winner`.
-pub fn occurrence_next(
-    code: u16,
-    orient: u8,
-    size: kifudex_core::Size,
-    winner: Option<Color>,
-) -> u16 {
-    let w = match winner {
-        Some(Color::Black) => 1,
-        Some(Color::White) => 2,
-        None => 0,
-    };
-    canonical_code(code, orient, size) | w << NEXT_MOVE_BITS
-}
-
-/// A move record ([`encode_move`]) mapped into the canonical orientation.
-pub fn canonical_code(code: u16, orient: u8, size: kifudex_core::Size) -> u16 {
-    let (color, mv) = decode_move(code as u64).unwrap_or((Color::Black, Move::Pass));
-    let mapped = match mv {
-        Move::Pass => Move::Pass,
-        Move::Play(p) => Transform::ALL[orient as usize & 7]
-            .apply(p, size)
-            .map_or(Move::Pass, Move::Play),
-    };
-    encode_move(color, mapped) as u16
 }

@@ -1,4 +1,4 @@
-//! Duplicate games (SPEC, `kifudex build`): a game whose board size, setup and main line
+//! Duplicate games (`docs/CONTRACTS.md`, `kifudex build`): a game whose board size, setup and main line
 //! (as replayed: the moves up to the first illegal one, the setup stones with the move
 //! they come before) equal those of a game read earlier is left out, unless
 //! `--keep-duplicates` is given. "Earlier" is the order of reading: the inputs as listed
@@ -14,14 +14,14 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use rayon::prelude::*;
 
-use super::replay::ReplayedGame;
-use super::BuildReport;
+use crate::build::replay::ReplayedGame;
+use crate::build::report::BuildReport;
 
 /// How many duplicates the build report names.
 const NAMED: usize = 3;
 
 /// Where a game was read, for the report: `path[:member] (game N)`.
-pub(super) fn location(g: &ReplayedGame) -> String {
+pub fn location(g: &ReplayedGame) -> String {
     let s = &g.record.source;
     let mut out = s.path.clone();
     if let Some(m) = &s.member {
@@ -42,7 +42,7 @@ fn read_rank(g: &ReplayedGame) -> ReadRank {
     (g.read_rank.0, g.read_rank.1, g.record.source.tree_index)
 }
 
-pub(super) fn content_hash(g: &ReplayedGame) -> u64 {
+pub fn content_hash(g: &ReplayedGame) -> u64 {
     let mut h = DefaultHasher::new();
     g.record.size.hash(&mut h);
     g.setup.hash(&mut h);
@@ -50,13 +50,13 @@ pub(super) fn content_hash(g: &ReplayedGame) -> u64 {
     h.finish()
 }
 
-pub(super) fn same_content(a: &ReplayedGame, b: &ReplayedGame) -> bool {
+pub fn same_content(a: &ReplayedGame, b: &ReplayedGame) -> bool {
     a.record.size == b.record.size && a.moves == b.moves && a.setup == b.setup
 }
 
 /// Marks the duplicates among the workers' games: `dropped[w][i]` for game `i` of worker
 /// `w`. Counts them in `report` and names the first few (in reading order).
-pub(super) fn find(games: &[&[ReplayedGame]], report: &mut BuildReport) -> Vec<Vec<bool>> {
+pub fn find(games: &[&[ReplayedGame]], report: &mut BuildReport) -> Vec<Vec<bool>> {
     let mut dropped: Vec<Vec<bool>> = games.iter().map(|g| vec![false; g.len()]).collect();
     let all: Vec<GameId> = games
         .iter()
