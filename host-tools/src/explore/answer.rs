@@ -103,6 +103,8 @@ pub struct InfoAnswer {
     pub games: u32,
     /// kifudex's version.
     pub version: &'static str,
+    /// The pattern scans so far: running, completed, cancelled, answered from the cache.
+    pub scans: super::scan::ScanCounts,
 }
 
 /// One class of next moves (`docs/JSON.md`, the search object).
@@ -551,6 +553,21 @@ pub struct PatternAnswer {
     /// With the date profile (and hits): each year's totals (0: unknown).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub years: Option<BTreeMap<u16, YearTotals>>,
+}
+
+/// How far a running pattern scan has come (`/api/pattern/stream`'s progress lines).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PatternProgress {
+    /// Games scanned.
+    pub scanned: u64,
+    /// Games to scan in all.
+    pub total: u64,
+    /// Games with a hit so far.
+    pub games: u64,
+    /// Hits so far.
+    pub hits: u64,
+    /// The classes of continuations so far, in search order (no date profile).
+    pub continuations: Vec<ContinuationEntry>,
 }
 
 /// A hit's continuation.

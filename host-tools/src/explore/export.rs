@@ -12,10 +12,8 @@ use std::path::Path;
 
 use anyhow::{anyhow, bail, Context, Result};
 use kifudex_core::index::Index;
-use kifudex_core::pattern::PatternIndex;
 
 use super::record::stored_sgf;
-use crate::pattern::search::{games_with_hits, PatternRequest};
 
 /// How the games are written: one file per game in a folder, or one zip archive.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -43,20 +41,8 @@ pub fn file_name(id: u32, games: u32) -> String {
     format!("{id:0width$}.sgf")
 }
 
-/// Writes every game with a hit of `req` (its filters applied) to `dest`, a folder or a
-/// `.zip` ([`ExportKind::of`]), and returns how many.
-pub fn export_games(
-    index: &Index<'_>,
-    data: &PatternIndex<'_>,
-    req: &PatternRequest,
-    dest: &Path,
-) -> Result<usize> {
-    let (list, _) = games_with_hits(index, data, req, 0, usize::MAX);
-    let ids: Vec<u32> = list.iter().map(|g| g.game).collect();
-    write_games(index, &ids, dest)
-}
-
-/// Writes the games `ids` of `index` to `dest` ([`export_games`]).
+/// Writes the games `ids` of `index` (those with a hit of a pattern query, from its scan)
+/// to `dest`, a folder or a `.zip` ([`ExportKind::of`]), and returns how many.
 pub fn write_games(index: &Index<'_>, ids: &[u32], dest: &Path) -> Result<usize> {
     let name = dest.display();
     let parent = match dest.parent() {

@@ -13,8 +13,9 @@
 //! workers). The work is done by the modules below: the game lists (`crate::games`), the
 //! pattern scan (`crate::pattern`), the predictor (`crate::predict`), and here the set-up
 //! of positions ([`position`]), records ([`record`]), the year profile ([`years`]), the
-//! pattern answers ([`pattern`]) and their export ([`export`]), and the analyses of all
-//! games (shapes, the predictor's evaluation: [`analysis`]).
+//! pattern answers ([`pattern`]) over one cached, cancellable scan per query ([`scan`]) and
+//! their export ([`export`]), and the analyses of all games (shapes, the predictor's
+//! evaluation: [`analysis`]).
 
 pub mod analysis;
 pub mod answer;
@@ -25,6 +26,7 @@ pub mod play;
 pub mod position;
 pub mod record;
 pub mod request;
+pub mod scan;
 pub mod years;
 
 use std::path::Path;
@@ -47,11 +49,12 @@ use crate::pattern::PatternRequest;
 use crate::IndexBytes;
 use answer::{
     Captured, ColoredMove, GameEntry, GameView, GamesAnswer, Guessed, HitsAnswer, InfoAnswer,
-    NextClass, PatternAnswer, PatternTimings, PlayedEntry, PositionAnswer, PredictAnswer,
-    RecordAnswer, SearchAnswer, Suggested, Suggestions, YearsAnswer,
+    NextClass, PatternAnswer, PatternProgress, PatternTimings, PlayedEntry, PositionAnswer,
+    PredictAnswer, RecordAnswer, SearchAnswer, Suggested, Suggestions, YearsAnswer,
 };
 use position::set_up;
 use request::{At, GamesRequest, Position, SearchRequest, SuggestRequest, YearsRequest};
+use scan::{Cancel, PatternScan, ScanOptions, ScanProgress, Scans, Stopped};
 
 /// The index file's bytes (memory-mapped, [`crate::open_index_file`]), or without a path
 /// the bundled sample's index built in memory; and the index's name for messages.
@@ -80,6 +83,8 @@ pub struct Explorer<'a> {
     pattern_header: PatternHeader,
     name: String,
     predictor: Option<Predictor<'a>>,
+    /// The pattern scans: kept, counted, run on their pool.
+    scans: Scans,
 }
 
 /// The next moves of `board`, counting the games `filter` keeps.
@@ -116,7 +121,14 @@ impl<'a> Explorer<'a> {
             pattern_header,
             name,
             predictor: None,
+            scans: Scans::new(ScanOptions::default())?,
         })
+    }
+
+    /// Runs pattern scans as `options` say (the cache's bound, their own pool of threads).
+    pub fn with_scan_options(mut self, options: ScanOptions) -> Result<Explorer<'a>> {
+        self.scans = Scans::new(options)?;
+        Ok(self)
     }
 
     /// Adds the move predictor of a book built with `--profile mcu --predictor` (read and
@@ -156,6 +168,7 @@ impl<'a> Explorer<'a> {
             name: self.name.clone(),
             games: self.index.game_count(),
             version: env!("CARGO_PKG_VERSION"),
+            scans: self.scans.counts(),
         }
     }
 
@@ -349,20 +362,63 @@ impl<'a> Explorer<'a> {
         })
     }
 
+    /// The scan of a pattern query: the kept one, or a new one (then kept), which tells
+    /// `progress` how far it has come after each slice of games and stops before the next
+    /// slice once `cancel` is set ([`scan`]).
+    pub fn pattern_scan(
+        &self,
+        q: &PatternRequest,
+        cancel: &Cancel,
+        progress: impl FnMut(&ScanProgress<'_>),
+    ) -> Result<std::sync::Arc<PatternScan>, Stopped> {
+        self.scans
+            .scan(&self.index, &self.pattern, q, cancel, progress)
+    }
+
+    /// The kept scan of a pattern query, if there is one (no scan runs).
+    pub fn pattern_cached(&self, q: &PatternRequest) -> Option<std::sync::Arc<PatternScan>> {
+        self.scans.cached(q)
+    }
+
+    /// The scan of `q`, never cancelled.
+    fn scan_whole(&self, q: &PatternRequest) -> std::sync::Arc<PatternScan> {
+        match self.pattern_scan(q, &Cancel::new(), |_| {}) {
+            Ok(scan) => scan,
+            // Nobody else holds the flag: it is never set.
+            Err(Stopped) => unreachable!("a scan with a flag nobody sets was cancelled"),
+        }
+    }
+
     /// A pattern's hits and continuations (with the date profile when `q.by_year`), over
     /// the index's pattern sections.
     pub fn pattern(&self, q: &PatternRequest) -> PatternAnswer {
-        pattern::counts(&self.index, &self.pattern, q)
+        self.pattern_answer(q, &self.scan_whole(q))
+    }
+
+    /// [`Explorer::pattern`]'s answer from a scan of `q` ([`Explorer::pattern_scan`]).
+    pub fn pattern_answer(&self, q: &PatternRequest, scan: &PatternScan) -> PatternAnswer {
+        pattern::answer(q, &scan.report)
+    }
+
+    /// How far a scan of `q` has come, as `/api/pattern/stream` shows it.
+    pub fn pattern_progress(&self, q: &PatternRequest, p: &ScanProgress<'_>) -> PatternProgress {
+        pattern::progress(q, p)
     }
 
     /// A pattern's totals and the `page` of its hits.
     pub fn pattern_hits(&self, q: &PatternRequest, page: Page) -> HitsAnswer<'a> {
-        pattern::hits(&self.index, &self.pattern, q, page)
+        let scan = self.scan_whole(q);
+        pattern::hits(&self.index, &self.pattern, q, &scan, page)
     }
 
     /// The `page` of the games with hits of a pattern, newest first.
     pub fn pattern_games(&self, q: &PatternRequest, page: Page) -> GamesAnswer<'a> {
-        pattern::games(&self.index, &self.pattern, q, page)
+        self.pattern_games_of(&self.scan_whole(q), page)
+    }
+
+    /// [`Explorer::pattern_games`] from a scan of the query.
+    pub fn pattern_games_of(&self, scan: &PatternScan, page: Page) -> GamesAnswer<'a> {
+        pattern::games(&self.index, scan, page)
     }
 
     /// [`Explorer::pattern`], searched `repeat` times, with the time it took.
@@ -394,7 +450,8 @@ impl<'a> Explorer<'a> {
     /// Writes every game with a hit of the pattern to `dest` as SGF (a folder, or a `.zip`),
     /// whole or not at all; returns how many.
     pub fn export_pattern_games(&self, q: &PatternRequest, dest: &Path) -> Result<usize> {
-        export::export_games(&self.index, &self.pattern, q, dest)
+        let ids: Vec<u32> = self.scan_whole(q).games.iter().map(|g| g.game).collect();
+        export::write_games(&self.index, &ids, dest)
     }
 }
 

@@ -1,28 +1,28 @@
-//! The explorer's pattern questions, over the scan of `crate::pattern::search`: the counts
-//! (continuations, and the date profile), a page of the hits, a page of the games with
-//! hits, and the time a search takes.
-//!
-//! Each question scans the games once today; one scan per query kept for the next question
-//! about the same [`PatternRequest`] (its key, `by_year` aside) would sit in front of these
-//! functions.
+//! The explorer's pattern questions, over one scan of the query ([`super::scan`]): the
+//! counts (continuations, and the date profile), a page of the hits, a page of the games
+//! with hits, the progress of a running scan; and the time a search takes (a scan of its
+//! own, never cached).
 
 use std::time::{Duration, Instant};
 
 use kifudex_core::index::Index;
-use kifudex_core::pattern::{PatternHeader, PatternIndex};
+use kifudex_core::pattern::accel::BLOCK_GAMES;
+use kifudex_core::pattern::{Hit, PatternHeader, PatternIndex};
 
 use super::answer::{
     ContinuationEntry, GameEntry, GamesAnswer, HitContinuation, HitEntry, HitsAnswer,
-    PatternAnswer, PatternTimings, YearTotals,
+    PatternAnswer, PatternProgress, PatternTimings, YearTotals,
 };
+use super::scan::{PatternScan, ScanProgress};
 use crate::games::{result_text, Page};
-use crate::pattern::search::{self, PatternReport, PatternRequest};
+use crate::pattern::search::{self, BlockSearch, PatternReport, PatternRequest};
 
 /// The answer of a search's report: the classes of continuations with their cells'
-/// equivalents, and the date profile when the search counted by year (and found hits).
+/// equivalents, and the date profile when the request asks for it and the search counted
+/// by year (and found hits).
 pub fn answer(req: &PatternRequest, r: &PatternReport) -> PatternAnswer {
     let q = req.query();
-    let by_year = !r.years.is_empty();
+    let by_year = req.by_year && !r.years.is_empty();
     let continuations = r
         .stats
         .classes()
@@ -69,9 +69,71 @@ pub fn answer(req: &PatternRequest, r: &PatternReport) -> PatternAnswer {
     }
 }
 
-/// The counts of `req` over every game.
-pub fn counts(index: &Index<'_>, data: &PatternIndex<'_>, req: &PatternRequest) -> PatternAnswer {
-    answer(req, &search::search(index, data, req))
+/// How far a scan has come: games scanned of all, the counts so far, the continuations so
+/// far (without their date profile).
+pub fn progress(req: &PatternRequest, p: &ScanProgress<'_>) -> PatternProgress {
+    let plain = PatternRequest {
+        by_year: false,
+        ..req.clone()
+    };
+    let a = answer(&plain, p.report);
+    PatternProgress {
+        scanned: p.scanned,
+        total: p.total,
+        games: a.games,
+        hits: a.hits,
+        continuations: a.continuations,
+    }
+}
+
+/// Blocks searched at once for a page of hits.
+const HIT_BLOCKS: usize = 32;
+
+/// The hits of `page`, in game and position order: the scan's game list says in which
+/// block the first one lies, and the blocks from there are searched for their hits until
+/// the page is full.
+fn hits_page(
+    index: &Index<'_>,
+    data: &PatternIndex<'_>,
+    req: &PatternRequest,
+    scan: &PatternScan,
+    page: Page,
+) -> Vec<(u32, Hit)> {
+    let mut out = Vec::new();
+    // The game of the page's first hit, and the hits before its block.
+    let mut before = 0usize;
+    let mut first_block = None;
+    for g in &scan.games {
+        if before + g.hits as usize > page.offset {
+            first_block = Some(g.game as usize / BLOCK_GAMES);
+            break;
+        }
+        before += g.hits as usize;
+    }
+    let Some(first_block) = first_block.filter(|_| page.limit > 0) else {
+        return out;
+    };
+    let block_start = (first_block * BLOCK_GAMES) as u32;
+    let mut seen: usize = scan
+        .games
+        .iter()
+        .take_while(|g| g.game < block_start)
+        .map(|g| g.hits as usize)
+        .sum();
+    let q = req.query();
+    let s = BlockSearch::new(index, data, req, &q);
+    let mut start = first_block;
+    while start < s.block_count() && out.len() < page.limit {
+        let end = (start + HIT_BLOCKS).min(s.block_count());
+        for h in s.hits(start..end) {
+            if seen >= page.offset && out.len() < page.limit {
+                out.push(h);
+            }
+            seen += 1;
+        }
+        start = end;
+    }
+    out
 }
 
 /// The totals, then the hits of `page` in game and position order, each with its game's
@@ -80,11 +142,12 @@ pub fn hits<'a>(
     index: &Index<'a>,
     data: &PatternIndex<'_>,
     req: &PatternRequest,
+    scan: &PatternScan,
     page: Page,
 ) -> HitsAnswer<'a> {
-    let report = search::search(index, data, req);
+    let report = &scan.report;
     let q = req.query();
-    let list = search::hits_page(index, data, req, page)
+    let list = hits_page(index, data, req, scan, page)
         .into_iter()
         .map(|(game, h)| {
             let v = q.variants().get(h.variant as usize);
@@ -124,15 +187,13 @@ pub fn hits<'a>(
 
 /// The games with hits in `page`, newest first, each with its first hit's position and its
 /// number of hits.
-pub fn games<'a>(
-    index: &Index<'a>,
-    data: &PatternIndex<'_>,
-    req: &PatternRequest,
-    page: Page,
-) -> GamesAnswer<'a> {
-    let (list, matching) = search::games_with_hits(index, data, req, page.offset, page.limit);
-    let games = list
+pub fn games<'a>(index: &Index<'a>, scan: &PatternScan, page: Page) -> GamesAnswer<'a> {
+    let matching = scan.games.len();
+    let games = scan
+        .games
         .iter()
+        .skip(page.offset)
+        .take(page.limit)
         .filter_map(|gh| {
             let g = index.game(gh.game)?;
             Some(GameEntry {
