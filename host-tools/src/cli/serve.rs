@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::Args;
+use kifudex::explore::scan::ScanOptions;
 use kifudex::explore::{self, Explorer};
 use kifudex::open_index_file;
 
@@ -26,6 +27,18 @@ pub struct ServeArgs {
     /// guesses where the index has no next move.
     #[arg(long)]
     book: Option<PathBuf>,
+    /// Pattern searches that scan the games at once (apart from the other answers); one
+    /// more gets 503 with Retry-After at once.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..))]
+    max_scans: u16,
+    /// Memory for the pattern scans kept for the next question about the same query, in
+    /// MiB (0: none kept).
+    #[arg(long, default_value_t = 256)]
+    pattern_cache_mb: usize,
+    /// Tests only: a pause after each slice (of one block) of a pattern scan, in
+    /// milliseconds, to hold a scan open.
+    #[arg(long, hide = true, default_value_t = 0)]
+    scan_slice_delay_ms: u64,
 }
 
 #[derive(Args, Debug)]
@@ -65,9 +78,26 @@ pub struct HintsArgs {
 
 /// `kifudex serve`: the web board and its API until Ctrl-C.
 pub fn serve(a: ServeArgs) -> Result<ExitCode> {
-    let ServeArgs { index, addr, book } = a;
+    let ServeArgs {
+        index,
+        addr,
+        book,
+        max_scans,
+        pattern_cache_mb,
+        scan_slice_delay_ms,
+    } = a;
     let (bytes, label) = explore::load(index.as_deref())?;
-    let mut explorer = Explorer::open(explore::keep(bytes), label.clone())?;
+    let limits = kifudex::web::Limits {
+        max_scans: max_scans.into(),
+        ..kifudex::web::Limits::default()
+    };
+    let mut explorer =
+        Explorer::open(explore::keep(bytes), label.clone())?.with_scan_options(ScanOptions {
+            cache_bytes: pattern_cache_mb.saturating_mul(1 << 20),
+            // Their own pool: every core for one scan when nothing else waits.
+            threads: Some(std::thread::available_parallelism().map_or(2, |n| n.get())),
+            slice_delay: std::time::Duration::from_millis(scan_slice_delay_ms),
+        })?;
     if let Some(book) = book {
         let bytes = open_index_file(&book)?;
         explorer = explorer.with_predictor(explore::keep(bytes), &book.display().to_string())?;
@@ -79,9 +109,8 @@ pub fn serve(a: ServeArgs) -> Result<ExitCode> {
         );
     }
     let explorer = std::sync::Arc::new(explorer);
-    let server =
-        kifudex::web::RunningServer::start(addr, explorer, kifudex::web::Limits::default())
-            .with_context(|| format!("cannot listen on {addr}"))?;
+    let server = kifudex::web::RunningServer::start(addr, explorer, limits)
+        .with_context(|| format!("cannot listen on {addr}"))?;
     eprintln!(
         "kifudex: serving {label} ({games} games) at http://{}/ (Ctrl-C stops)",
         server.addr()

@@ -16,6 +16,7 @@
 mod assets;
 mod line_limit;
 pub mod request;
+mod scan;
 mod server;
 
 use crate::explore::answer::Refusal;
@@ -38,6 +39,8 @@ pub enum ErrorKind {
     UriTooLong,
     /// 503: the answer took longer than [`Limits::request_timeout`].
     Timeout,
+    /// 503 with `Retry-After`: [`Limits::max_scans`] pattern scans are running already.
+    Busy,
     /// 500: a bug (an answer that panicked); no input is meant to get here.
     Internal,
 }
@@ -51,7 +54,7 @@ impl ErrorKind {
             ErrorKind::MethodNotAllowed => 405,
             ErrorKind::PayloadTooLarge => 413,
             ErrorKind::UriTooLong => 414,
-            ErrorKind::Timeout => 503,
+            ErrorKind::Timeout | ErrorKind::Busy => 503,
             ErrorKind::Internal => 500,
         }
     }

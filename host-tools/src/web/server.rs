@@ -4,7 +4,8 @@
 //! request line longer than [`Limits::max_uri`] 414, a request with a body 413, all with a
 //! JSON error. The API's answers (the explorer's, printed by the JSON printer) are computed
 //! on blocking threads, at most
-//! [`Limits::workers`] at a time, each within [`Limits::request_timeout`]. Connections are
+//! [`Limits::workers`] at a time, each within [`Limits::request_timeout`]; pattern scans
+//! run apart, at most [`Limits::max_scans`] at once (`super::scan`). Connections are
 //! accepted up to [`Limits::max_connections`] at once; a client must send its headers
 //! within [`Limits::header_timeout`]; a connection lives at most
 //! [`Limits::connection_lifetime`].
@@ -26,7 +27,10 @@ use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
 use super::line_limit::LineLimit;
+use super::scan::{self, ScanSlots};
 use super::{assets, request, ApiError, ErrorKind};
+use crate::explore::request::PatternRequest;
+use crate::explore::scan::PatternScan;
 use crate::explore::Explorer;
 use crate::print::json::to_line;
 
@@ -50,6 +54,11 @@ pub struct Limits {
     pub connection_lifetime: Duration,
     /// Answers computed at once (the others wait their turn).
     pub workers: usize,
+    /// Pattern scans run at once, apart from the other answers; a scan past them is
+    /// refused at once (503, `Retry-After`).
+    pub max_scans: usize,
+    /// Time a pattern scan may run (then it stops, and its answer is a 503).
+    pub scan_timeout: Duration,
 }
 
 impl Default for Limits {
@@ -61,6 +70,8 @@ impl Default for Limits {
             max_connections: 256,
             connection_lifetime: Duration::from_secs(300),
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            max_scans: 2,
+            scan_timeout: Duration::from_secs(300),
         }
     }
 }
@@ -78,6 +89,7 @@ struct AppState {
     explorer: Shared,
     workers: Arc<Semaphore>,
     timeout: Duration,
+    scans: ScanSlots,
 }
 
 /// The routes: the page, its assets and the API, behind the guard.
@@ -86,6 +98,7 @@ pub fn router(explorer: Shared, limits: &Limits) -> Router {
         explorer,
         workers: Arc::new(Semaphore::new(limits.workers.max(1))),
         timeout: limits.request_timeout,
+        scans: ScanSlots::new(limits.max_scans, limits.scan_timeout),
     };
     let max_uri = limits.max_uri;
     Router::new()
@@ -97,6 +110,7 @@ pub fn router(explorer: Shared, limits: &Limits) -> Router {
         .route("/api/predict", get(predict))
         .route("/api/pattern", get(pattern))
         .route("/api/pattern/games", get(pattern_games))
+        .route("/api/pattern/stream", get(pattern_stream))
         .route("/api/sgf", get(sgf))
         .route("/api/game/{id}", get(game))
         .fallback(static_file)
@@ -127,6 +141,9 @@ impl IntoResponse for ApiError {
         if self.kind == ErrorKind::MethodNotAllowed {
             r.headers_mut()
                 .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+        }
+        if self.kind == ErrorKind::Busy {
+            scan::retry_after(&mut r);
         }
         r
     }
@@ -270,16 +287,44 @@ async fn predict(State(s): State<AppState>, uri: Uri) -> Response {
     }
 }
 
+/// The answer `f` gives from the scan of `q`: a quick answer when the explorer keeps the
+/// scan, else a scan in a slot of its own (`super::scan`).
+async fn from_scan(
+    s: &AppState,
+    q: PatternRequest,
+    f: impl FnOnce(&Explorer<'static>, &PatternRequest, &PatternScan) -> String + Send + 'static,
+) -> Response {
+    if let Some(kept) = s.explorer.pattern_cached(&q) {
+        return answer(s, move |e| Ok(f(e, &q, &kept))).await;
+    }
+    match scan::answer_from_scan(&s.explorer, &s.scans, q, f).await {
+        Ok(text) => json_text(StatusCode::OK, text),
+        Err(e) => e.into_response(),
+    }
+}
+
 async fn pattern(State(s): State<AppState>, uri: Uri) -> Response {
     match request::pattern(query(&uri)) {
-        Ok(q) => answer(&s, move |e| Ok(to_line(&e.pattern(&q)))).await,
+        Ok(q) => from_scan(&s, q, |e, q, scan| to_line(&e.pattern_answer(q, scan))).await,
         Err(e) => e.into_response(),
     }
 }
 
 async fn pattern_games(State(s): State<AppState>, uri: Uri) -> Response {
     match request::pattern_games(query(&uri)) {
-        Ok((q, page)) => answer(&s, move |e| Ok(to_line(&e.pattern_games(&q, page)))).await,
+        Ok((q, page)) => {
+            from_scan(&s, q, move |e, _, scan| {
+                to_line(&e.pattern_games_of(scan, page))
+            })
+            .await
+        }
+        Err(e) => e.into_response(),
+    }
+}
+
+async fn pattern_stream(State(s): State<AppState>, uri: Uri) -> Response {
+    match request::pattern(query(&uri)) {
+        Ok(q) => scan::stream(&s.explorer, &s.scans, q),
         Err(e) => e.into_response(),
     }
 }
