@@ -170,6 +170,39 @@ pub fn search(a: SearchArgs) -> Result<ExitCode> {
     }))
 }
 
+/// Scans the games for `req` (the explorer keeps the scan for the answers that follow),
+/// with a progress bar on standard error when it is a terminal and the scan runs past
+/// 0.2 s (nothing when it is piped).
+fn scan_with_progress(explorer: &Explorer<'_>, req: &PatternRequest) {
+    use std::io::IsTerminal;
+    use std::time::{Duration, Instant};
+    let terminal = std::io::stderr().is_terminal();
+    let started = Instant::now();
+    let mut bar: Option<indicatif::ProgressBar> = None;
+    let never = kifudex::explore::scan::Cancel::new();
+    let _ = explorer.pattern_scan(req, &never, |p| {
+        if !terminal || p.scanned >= p.total {
+            return;
+        }
+        if bar.is_none() && started.elapsed() >= Duration::from_millis(200) {
+            let b = indicatif::ProgressBar::new(p.total);
+            if let Ok(style) = indicatif::ProgressStyle::with_template(
+                "{spinner} pattern: {pos}/{len} games [{bar:40}] {msg} {eta}",
+            ) {
+                b.set_style(style.progress_chars("=> "));
+            }
+            bar = Some(b);
+        }
+        if let Some(b) = &bar {
+            b.set_position(p.scanned);
+            b.set_message(format!("{} hits", p.report.hits));
+        }
+    });
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+}
+
 /// `kifudex games`: the games of a position, or of a pattern.
 pub fn games(a: GamesArgs) -> Result<ExitCode> {
     let (bytes, label) = explore::load(a.position.index.as_deref())?;
@@ -186,6 +219,7 @@ pub fn games(a: GamesArgs) -> Result<ExitCode> {
             },
             Err(e) => return Ok(usage_error(e)),
         };
+        scan_with_progress(&explorer, &req);
         let answer = explorer.pattern_games(&req, page);
         if a.json {
             print_stdout(&format!("{}\n", json::to_line(&answer)))?;
@@ -266,6 +300,7 @@ pub fn pattern(a: PatternArgs) -> Result<ExitCode> {
     let explorer = Explorer::open(&bytes, label)?;
     let t_open = t0.elapsed();
     if let Some(dest) = &a.export {
+        scan_with_progress(&explorer, &req);
         let n = explorer.export_pattern_games(&req, dest)?;
         print_stdout(&format!("{n} games written to {}\n", dest.display()))?;
         return Ok(ExitCode::SUCCESS);
@@ -274,6 +309,7 @@ pub fn pattern(a: PatternArgs) -> Result<ExitCode> {
         let (counts, timings) = explorer.pattern_timed(&req, a.repeat);
         (Some(counts), Some(timings))
     } else {
+        scan_with_progress(&explorer, &req);
         (None, None)
     };
     let out = if a.hits {
