@@ -69,6 +69,12 @@ pub fn answer(req: &PatternRequest, r: &PatternReport) -> PatternAnswer {
     }
 }
 
+/// The counts of `req` over every game, from a search of their own (one pass, never
+/// kept: what a kept scan must equal).
+pub fn counts(index: &Index<'_>, data: &PatternIndex<'_>, req: &PatternRequest) -> PatternAnswer {
+    answer(req, &search::search(index, data, req))
+}
+
 /// How far a scan has come: games scanned of all, the counts so far, the continuations so
 /// far (without their date profile).
 pub fn progress(req: &PatternRequest, p: &ScanProgress<'_>) -> PatternProgress {

@@ -36,7 +36,8 @@ pub struct ScanOptions {
     /// Threads of the scans' own pool (`None`: the caller's rayon pool).
     pub threads: Option<usize>,
     /// A pause after each slice, for tests that must hold a scan open (it also makes each
-    /// slice one block, so that a small index is scanned in several). Zero in use.
+    /// slice one block, so that a small index is scanned in several; a cancel ends the
+    /// pause). Zero in use.
     pub slice_delay: Duration,
 }
 
@@ -224,6 +225,18 @@ fn slice_blocks(blocks: usize, delay: Duration) -> usize {
     (blocks / 64).clamp(32, 256)
 }
 
+/// Waits `delay` (the test pause), or less if `cancel` is set meanwhile.
+fn pause(delay: Duration, cancel: &Cancel) {
+    let end = std::time::Instant::now() + delay;
+    while !cancel.is_cancelled() {
+        let left = end.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            return;
+        }
+        std::thread::sleep(left.min(Duration::from_millis(10)));
+    }
+}
+
 impl Scans {
     /// A service working as `options` say (its pool made here, if it has one).
     pub fn new(options: ScanOptions) -> anyhow::Result<Scans> {
@@ -308,8 +321,8 @@ impl Scans {
                 total,
                 report: &report,
             });
-            if start < n && !self.options.slice_delay.is_zero() {
-                std::thread::sleep(self.options.slice_delay);
+            if start < n {
+                pause(self.options.slice_delay, cancel);
             }
         }
         self.counters.completed.fetch_add(1, Ordering::Relaxed);

@@ -10,8 +10,8 @@
 //! stream's reader is gone; and when it runs past [`Limits::scan_timeout`].
 //!
 //! `/api/pattern/stream` sends a scan's progress as lines of JSON (`application/x-ndjson`):
-//! `{"progress": {...}}` every [`PROGRESS_EVERY`] at most, then one last line, the object
-//! `/api/pattern` answers with (or `{"error": ...}`).
+//! `{"progress": {...}}` after the first slice of games, then every [`PROGRESS_EVERY`] at
+//! most, then one last line, the object `/api/pattern` answers with (or `{"error": ...}`).
 //!
 //! [`Limits::max_scans`]: super::Limits::max_scans
 //! [`Limits::workers`]: super::Limits::workers
@@ -32,7 +32,7 @@ use crate::explore::scan::{Cancel, PatternScan, Stopped};
 use crate::explore::Explorer;
 use crate::print::json::to_line;
 
-/// At most one progress line per this time (the first one after it).
+/// At most one progress line per this time (after the first).
 pub const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 
 /// Seconds a refused client is told to wait (`Retry-After`).
@@ -175,19 +175,25 @@ pub fn stream(explorer: &Arc<Explorer<'static>>, slots: &ScanSlots, q: PatternRe
     let (tx, mut rx) = mpsc::channel::<String>(8);
     let explorer = explorer.clone();
     let timeout = slots.timeout;
+    let cancel = Cancel::new();
+    // The client has gone when its body is dropped: the scan stops at once (between two
+    // slices), whether or not a line was due.
+    let (gone, flag) = (tx.clone(), cancel.clone());
+    let watcher = tokio::spawn(async move {
+        gone.closed().await;
+        flag.cancel();
+    });
     tokio::task::spawn_blocking(move || {
-        let cancel = Cancel::new();
         let started = Instant::now();
         let mut sent = started;
+        let mut first = true;
         let mut late = false;
         let r = run_scan(&explorer, &q, &cancel, slot, |e, p| {
-            if tx.is_closed() {
-                // The client has gone: its body was dropped.
-                cancel.cancel();
-            } else if started.elapsed() > timeout {
+            if started.elapsed() > timeout {
                 late = true;
                 cancel.cancel();
-            } else if sent.elapsed() >= PROGRESS_EVERY && p.scanned < p.total {
+            } else if (first || sent.elapsed() >= PROGRESS_EVERY) && p.scanned < p.total {
+                first = false;
                 sent = Instant::now();
                 let progress = serde_json::json!({"progress": e.pattern_progress(&q, p)});
                 // A full channel (a slow reader) skips this line, never the scan.
@@ -203,9 +209,10 @@ pub fn stream(explorer: &Arc<Explorer<'static>>, slots: &ScanSlots, q: PatternRe
                 ),
                 illegal: None,
             }),
-            Err(Stopped) => return,
+            Err(Stopped) => return watcher.abort(),
         };
         let _ = tx.blocking_send(last + "\n");
+        watcher.abort();
     });
     let lines = futures_util::stream::poll_fn(move |cx| {
         rx.poll_recv(cx)

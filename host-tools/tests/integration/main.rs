@@ -36,3 +36,4 @@ mod shell;
 mod tricky;
 mod web_api;
 mod web_browser;
+mod web_scans;

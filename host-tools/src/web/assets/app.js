@@ -185,6 +185,7 @@ async function load(next, { push = true, keepRedo = false } = {}) {
 
 async function refreshResults(my = seq) {
   if (patternOn) return refreshPattern(my);
+  stopPatternScan();
   view.pattern = null;
   const base = filterParams(positionParams());
   const games = new URLSearchParams(base);
@@ -950,10 +951,75 @@ function patternParams(pt = state.pattern) {
   return p;
 }
 
+// A pattern query streams its scan (/api/pattern/stream): progress lines, then the answer.
+// A new query aborts the running one (the server stops a scan whose client has gone).
+
+/** The running pattern scan's controller. */
+let patternScan = null;
+/** A scan's progress shows once it has run this long. */
+const PROGRESS_AFTER_MS = 200;
+
+function stopPatternScan() {
+  if (patternScan) patternScan.abort();
+  patternScan = null;
+  showScanProgress(null);
+}
+
+/** The answer of a pattern API call that may be aborted. */
+async function patternApi(path, params, signal) {
+  const r = await fetch(`${path}?${params}`, { signal, headers: { Accept: "application/json" } });
+  let body = null;
+  try { body = await r.json(); } catch { body = null; }
+  if (!r.ok) throw new ApiError(body, r.status);
+  return body;
+}
+
+/** Reads a pattern scan's stream: each progress object to onProgress; returns the answer. */
+async function streamPattern(params, signal, onProgress) {
+  const r = await fetch(`/api/pattern/stream?${params}`, { signal, headers: { Accept: "application/x-ndjson" } });
+  if (!r.ok) {
+    let body = null;
+    try { body = await r.json(); } catch { body = null; }
+    throw new ApiError(body, r.status);
+  }
+  const reader = r.body.getReader();
+  const decoder = new TextDecoder();
+  let buf = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (value) buf += decoder.decode(value, { stream: true });
+    let nl;
+    while ((nl = buf.indexOf("\n")) >= 0) {
+      const line = buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+      if (!line) continue;
+      const obj = JSON.parse(line);
+      if (obj.progress) onProgress(obj.progress);
+      else if (obj.error) throw new ApiError(obj, 503);
+      else return obj;
+    }
+    if (done) throw new Error("the pattern search ended without an answer");
+  }
+}
+
+/** The scan's progress bar and counts (null: hidden). */
+function showScanProgress(p) {
+  const box = $("pattern-progress");
+  if (!p) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  $("scan-bar").max = p.total || 1;
+  $("scan-bar").value = p.scanned;
+  $("scan-text").textContent = `Scanned ${p.scanned.toLocaleString()} of ${p.total.toLocaleString()} games`;
+}
+
 async function refreshPattern(my) {
   const pt = state.pattern;
   view.predicted = null;
   drawPredicted();
+  stopPatternScan();
   if (!pt) {
     view.pattern = null;
     view.games = null;
@@ -969,9 +1035,21 @@ async function refreshPattern(my) {
   const games = patternParams(pt);
   games.set("limit", String(PAGE));
   games.set("offset", String(state.page * PAGE));
+  const scan = new AbortController();
+  patternScan = scan;
+  const started = performance.now();
   document.body.classList.add("loading");
   try {
-    const [found, list] = await Promise.all([api("/api/pattern", search), api("/api/pattern/games", games)]);
+    // The game list after the answer: the server keeps the scan, so it costs no new one.
+    const found = await streamPattern(search, scan.signal, (p) => {
+      if (my !== seq || performance.now() - started < PROGRESS_AFTER_MS) return;
+      showScanProgress(p);
+      view.pattern = { ...p, partial: true };
+      drawPosition();
+      drawTable();
+    });
+    if (my !== seq) return;
+    const list = await patternApi("/api/pattern/games", games, scan.signal);
     if (my !== seq) return;
     view.pattern = found;
     view.games = list;
@@ -983,9 +1061,14 @@ async function refreshPattern(my) {
     const { where } = patternArea(pt);
     message(`Pattern ${pt.rows[0].length}×${pt.rows.length}, ${where === "drawn" ? "as drawn" : where === "anywhere" ? "anywhere" : `in the ${where}`}, in any orientation${pt.fixed ? "" : ", colours exchanged too"}.`, "info");
   } catch (e) {
+    if (e.name === "AbortError") return;
     if (my === seq) message(e.message);
   } finally {
-    if (my === seq) document.body.classList.remove("loading");
+    if (patternScan === scan) patternScan = null;
+    if (my === seq) {
+      document.body.classList.remove("loading");
+      showScanProgress(null);
+    }
   }
 }
 
@@ -1085,7 +1168,7 @@ function drawPatternTable() {
   const body = $("next-table").querySelector("tbody");
   body.textContent = "";
   const f = view.pattern;
-  $("total").textContent = f ? `${f.hits.toLocaleString()} hits in ${f.games.toLocaleString()} games` : "";
+  $("total").textContent = f ? `${f.hits.toLocaleString()} hits in ${f.games.toLocaleString()} games${f.partial ? " so far" : ""}` : "";
   const next = patternNext();
   if (!next.length) {
     const tr = body.insertRow();
