@@ -549,3 +549,146 @@ fn a_player_searches_plays_and_replays() {
         c.close().await.unwrap();
     });
 }
+
+/// The continuations the page's table shows, as (board point, count).
+async fn pattern_rows(c: &Client) -> Vec<(String, u64)> {
+    let got = js(
+        c,
+        "[...document.querySelectorAll('#next-table tbody tr.pattern-row')].map(tr => [tr.dataset.move, tr.cells[2].textContent])",
+    )
+    .await;
+    got.as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let n = r[1].as_str().unwrap().replace([',', '.', ' '], "");
+            (r[0].as_str().unwrap().to_owned(), n.parse().unwrap())
+        })
+        .collect()
+}
+
+/// The page's table is the answer of `/api/pattern` for `rows` (anywhere) drawn at `origin`.
+async fn check_final_pattern(c: &Client, rows: &str, origin: (u8, u8)) {
+    let found = api(
+        c,
+        &format!("/api/pattern?pattern={}", rows.replace('/', "%2F")),
+    )
+    .await;
+    let want: Vec<(String, u64)> = found["continuations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .take(10)
+        .map(|c| {
+            let b = c["move"].as_str().unwrap().as_bytes();
+            let p = [
+                b'a' + origin.0 + (b[0] - b'a'),
+                b'a' + origin.1 + (b[1] - b'a'),
+            ];
+            (
+                String::from_utf8(p.to_vec()).unwrap(),
+                c["count"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert!(!want.is_empty(), "{rows}: no continuation");
+    assert_eq!(pattern_rows(c).await, want, "{rows}");
+    let total = js(c, "document.getElementById('total').textContent").await;
+    let hits = found["hits"].as_u64().unwrap();
+    assert!(
+        total
+            .as_str()
+            .unwrap()
+            .replace([',', '.', ' '], "")
+            .starts_with(&format!("{hits}hitsin")),
+        "{total} {hits}"
+    );
+}
+
+/// A pattern search held slow (the scan service's test pause after each slice of one block
+/// of games, on the bundled sample): the page shows its progress (games scanned of all,
+/// the continuations so far), then the final answer; a pattern changed mid-scan aborts the
+/// old query (the server counts its scan cancelled) and the page shows only the new one's
+/// answer.
+#[test]
+fn a_slow_pattern_search_shows_its_progress() {
+    use kifudex::explore::scan::ScanOptions;
+    let explorer = Explorer::open(keep(kifudex::sample::sample_index().unwrap()), "sample")
+        .unwrap()
+        .with_scan_options(ScanOptions {
+            slice_delay: Duration::from_millis(700),
+            threads: Some(2),
+            ..ScanOptions::default()
+        })
+        .unwrap();
+    let srv = RunningServer::start(
+        "127.0.0.1:0".parse().unwrap(),
+        Arc::new(explorer),
+        Limits::default(),
+    )
+    .unwrap();
+    let addr: SocketAddr = srv.addr();
+    let driver = Driver::start();
+    let profile = tempfile::tempdir().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let c = browser(&driver, profile.path(), 1600, 1400).await;
+        let base = format!("http://{addr}");
+        let progress_shown = "!document.getElementById('pattern-progress').hidden \
+             && document.getElementById('scan-text').textContent.startsWith('Scanned ') \
+             && document.getElementById('total').textContent.endsWith(' so far')";
+        let answered = "document.getElementById('pattern-progress').hidden \
+             && !document.body.classList.contains('loading') \
+             && / hits in \\S+ games$/.test(document.getElementById('total').textContent)";
+
+        // A slow query: its progress, then its answer.
+        let rows = "XX./X../...";
+        c.goto(&format!(
+            "{base}/?pattern={rows}&region=6,6,8,8&where=anywhere"
+        ))
+        .await
+        .unwrap();
+        wait(&c, progress_shown).await;
+        let scanned = js(&c, "document.getElementById('scan-text').textContent").await;
+        assert!(
+            scanned.as_str().unwrap().ends_with(" of 286 games"),
+            "{scanned}"
+        );
+        let bar = js(
+            &c,
+            "[document.getElementById('scan-bar').value, document.getElementById('scan-bar').max]",
+        )
+        .await;
+        assert!(bar[0].as_f64().unwrap() < bar[1].as_f64().unwrap(), "{bar}");
+        shot(&c, "web-pattern-progress.png").await;
+        wait(&c, answered).await;
+        check_final_pattern(&c, rows, (6, 6)).await;
+
+        // Changed mid-scan: only the new query's answer.
+        let rows = "X.X/.O./...";
+        c.goto(&format!(
+            "{base}/?pattern={rows}&region=6,6,8,8&where=anywhere"
+        ))
+        .await
+        .unwrap();
+        wait(&c, progress_shown).await;
+        click(&c, "#pattern-tools [data-cell=\"*\"]").await;
+        drag(&c, "gg", "gg").await;
+        let rows = "*.X/.O./...";
+        wait(
+            &c,
+            &format!("new URLSearchParams(location.search).get('pattern') === '{rows}'"),
+        )
+        .await;
+        wait(&c, answered).await;
+        check_final_pattern(&c, rows, (6, 6)).await;
+        let scans = api(&c, "/api/info").await["scans"].clone();
+        assert_eq!(scans["cancelled"], 1, "{scans}");
+        assert_eq!(scans["completed"], 2, "{scans}");
+        assert_eq!(scans["running"], 0, "{scans}");
+        c.close().await.unwrap();
+    });
+}
