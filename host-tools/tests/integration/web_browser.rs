@@ -102,13 +102,26 @@ fn fox_pro_server() -> (RunningServer, tempfile::TempDir) {
         String::from_utf8_lossy(&out.stderr)
     );
     let explorer = Explorer::open(keep(std::fs::read(&index).unwrap()), "fox_pro").unwrap();
-    let srv = RunningServer::start(
+    (serve(explorer), dir)
+}
+
+/// A server of `explorer` on a free loopback port, with the default limits.
+fn serve(explorer: Explorer<'static>) -> RunningServer {
+    RunningServer::start(
         "127.0.0.1:0".parse().unwrap(),
         Arc::new(explorer),
         Limits::default(),
     )
-    .unwrap();
-    (srv, dir)
+    .unwrap()
+}
+
+/// A browser session's chromedriver, profile folder and runtime.
+fn session() -> (Driver, tempfile::TempDir, tokio::runtime::Runtime) {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    (Driver::start(), tempfile::tempdir().unwrap(), rt)
 }
 
 async fn browser(driver: &Driver, profile: &Path, width: u32, height: u32) -> Client {
@@ -365,12 +378,7 @@ async fn wait_ready(c: &Client) {
 fn a_player_searches_plays_and_replays() {
     let (srv, _index_dir) = fox_pro_server();
     let addr: SocketAddr = srv.addr();
-    let driver = Driver::start();
-    let profile = tempfile::tempdir().unwrap();
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let (driver, profile, rt) = session();
     rt.block_on(async {
         let c = browser(&driver, profile.path(), 1600, 1400).await;
         let base = format!("http://{addr}");
@@ -621,19 +629,9 @@ fn a_slow_pattern_search_shows_its_progress() {
             ..ScanOptions::default()
         })
         .unwrap();
-    let srv = RunningServer::start(
-        "127.0.0.1:0".parse().unwrap(),
-        Arc::new(explorer),
-        Limits::default(),
-    )
-    .unwrap();
+    let srv = serve(explorer);
     let addr: SocketAddr = srv.addr();
-    let driver = Driver::start();
-    let profile = tempfile::tempdir().unwrap();
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let (driver, profile, rt) = session();
     rt.block_on(async {
         let c = browser(&driver, profile.path(), 1600, 1400).await;
         let base = format!("http://{addr}");
