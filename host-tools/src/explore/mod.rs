@@ -23,6 +23,7 @@ pub mod export;
 pub mod pattern;
 pub mod play;
 pub mod position;
+pub mod ranks;
 pub mod record;
 pub mod request;
 pub mod years;
@@ -51,7 +52,9 @@ use answer::{
     RecordAnswer, SearchAnswer, Suggested, Suggestions, YearsAnswer,
 };
 use position::set_up;
-use request::{At, GamesRequest, Position, SearchRequest, SuggestRequest, YearsRequest};
+use request::{
+    At, GamesRequest, Position, RanksRequest, SearchRequest, SuggestRequest, YearsRequest,
+};
 
 /// The index file's bytes (memory-mapped, [`crate::open_index_file`]), or without a path
 /// the bundled sample's index built in memory; and the index's name for messages.
@@ -216,11 +219,15 @@ impl<'a> Explorer<'a> {
             })
             .collect();
         Ok(SearchAnswer {
-            board,
             hash: hashes[0],
             hashes,
             total: next.total(),
             next: classes,
+            opening: kifudex_core::opening::of_board(&board).map(|n| answer::OpeningName {
+                name: n.opening.name,
+            }),
+            by_rank: None,
+            board,
         })
     }
 
@@ -253,6 +260,14 @@ impl<'a> Explorer<'a> {
         let s = &q.search;
         let board = board_at(&s.at)?;
         years::years(&self.index, &board, s.swap, &s.filter, q.top)
+    }
+
+    /// How often the top next moves of a position were played by players of each range of
+    /// ranks (kyu to dan to professional).
+    pub fn ranks(&self, q: &RanksRequest) -> Result<answer::RanksAnswer, ExploreError> {
+        let s = &q.search;
+        let board = board_at(&s.at)?;
+        ranks::ranks(&self.index, &board, s.swap, &s.filter, q.top)
     }
 
     /// A stored game for the replay board: information, setup, moves with their captures.
