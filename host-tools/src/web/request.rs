@@ -12,7 +12,7 @@ use kifudex_core::Color;
 use super::ApiError;
 use crate::explore::request::{
     parse_komi, parse_month, At, GameFilter, GamesRequest, Page, PatternRequest, Position, Rank,
-    RankRange, SearchRequest, Sort, YearsRequest,
+    RankRange, RanksRequest, SearchRequest, Sort, YearsRequest,
 };
 
 /// A side, as the API writes it (`B` or `W`).
@@ -302,6 +302,14 @@ pub fn years(query: &str) -> Result<YearsRequest, ApiError> {
     let search = p.search()?;
     let top = p.number::<usize>("top", 1..=10)?.unwrap_or(5);
     p.finish(YearsRequest { search, top })
+}
+
+/// Reads `/api/ranks`' query (as `/api/years`').
+pub fn ranks(query: &str) -> Result<RanksRequest, ApiError> {
+    let mut p = Params::new(query)?;
+    let search = p.search()?;
+    let top = p.number::<usize>("top", 1..=10)?.unwrap_or(5);
+    p.finish(RanksRequest { search, top })
 }
 
 /// Reads `/api/pattern`'s query (`by_year=1` for the date profile).
