@@ -446,6 +446,29 @@ mod tests {
         list.games.iter().map(|l| l.occurrence.game).collect()
     }
 
+    /// Months and komi as users write them; malformed values refused.
+    #[test]
+    fn months_and_komi_are_read() {
+        assert_eq!(parse_month("2019-03", false), Ok(201903));
+        assert_eq!(parse_month("2019/3", true), Ok(201903));
+        assert_eq!(parse_month("201911", false), Ok(201911));
+        assert_eq!(parse_month("2019", false), Ok(201901));
+        assert_eq!(parse_month("2019", true), Ok(201912));
+        for bad in ["2019-13", "2019-00", "19-03", "", "march", "2019-03-01"] {
+            assert!(parse_month(bad, false).is_err(), "{bad}");
+        }
+        assert_eq!(parse_komi("6.5"), Ok(650));
+        assert_eq!(parse_komi("7"), Ok(700));
+        assert_eq!(parse_komi("-3.25"), Ok(-325));
+        assert_eq!(parse_komi("0"), Ok(0));
+        for bad in ["", "6.555", "x", "6,5", "-", "99999"] {
+            assert!(parse_komi(bad).is_err(), "{bad}");
+        }
+        assert!(contains_ignoring_case("Japanese", "japan"));
+        assert!(contains_ignoring_case("第4届Mlily梦百合杯", "mlily"));
+        assert!(!contains_ignoring_case("Chinese", "japanese"));
+    }
+
     /// With the colour swap, the list is the union of the two positions' lists, each game
     /// once; filters, sorting and paging apply to the union.
     #[test]

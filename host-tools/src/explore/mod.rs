@@ -13,6 +13,7 @@
 //! workers). The work is done by the modules below: the game lists (`crate::games`), the
 //! pattern scan (`crate::pattern`), the predictor (`crate::predict`), and here the set-up
 //! of positions ([`position`]), records ([`record`]), the year profile ([`years`]), the
+//! rank profile ([`ranks`]), the
 //! pattern answers ([`pattern`]) and their export ([`export`]), and the analyses of all
 //! games (shapes, the predictor's evaluation: [`analysis`]).
 
