@@ -1,7 +1,7 @@
 //! The game filters (`--min-rank`, `--max-rank`, `--rank-of`, `--komi`, `--rules`,
 //! `--event`, `--from`/`--to` by month, with the older year filters) against a count
 //! written here from the SGF files themselves: each record of `../shared/corpus/fox_pro`
-//! (one game per file, no variations) read by a tiny reader of this test (its root's
+//! (one game per file) read by a tiny reader of this test (its root's
 //! `BR`/`WR`/`KM`/`RU`/`EV`/`DT`, its `AB` stones and main-line moves), ranks read by this
 //! test's own reading of the forms the collection uses (`P9段`, `5段`, `18级`), the games
 //! reaching a position counted by replaying the first moves onto stone sets and comparing
@@ -34,20 +34,49 @@ struct Record {
     moves: Vec<(bool, u8, u8)>,
 }
 
-/// The value of property `name` in the root node's text.
-fn prop(root: &str, name: &str) -> Option<String> {
-    let mut from = 0;
-    while let Some(i) = root[from..].find(&format!("{name}[")) {
-        let at = from + i;
-        let before = root[..at].chars().next_back();
-        if before.is_none_or(|c| !c.is_ascii_uppercase()) {
-            let start = at + name.len() + 1;
-            let end = root[start..].find(']')? + start;
-            return Some(root[start..end].to_string());
+/// A node: its properties and their values.
+type Node = Vec<(String, Vec<String>)>;
+
+/// The main line's nodes (the first variation at each fork): every node read up to the
+/// first `)`, values read with their `\` escapes.
+fn main_line(text: &str) -> Vec<Node> {
+    let mut nodes: Vec<Node> = Vec::new();
+    let mut chars = text.chars().peekable();
+    let mut name = String::new();
+    while let Some(c) = chars.next() {
+        match c {
+            ')' => break,
+            ';' => nodes.push(Vec::new()),
+            '[' => {
+                let mut v = String::new();
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => v.extend(chars.next()),
+                        ']' => break,
+                        c => v.push(c),
+                    }
+                }
+                if let Some(node) = nodes.last_mut() {
+                    if !name.is_empty() {
+                        node.push((std::mem::take(&mut name), Vec::new()));
+                    }
+                    if let Some(p) = node.last_mut() {
+                        p.1.push(v);
+                    }
+                }
+            }
+            c if c.is_ascii_uppercase() => name.push(c),
+            _ => name.clear(),
         }
-        from = at + 1;
     }
-    None
+    nodes
+}
+
+/// The first value of property `name` of a node.
+fn prop(node: &Node, name: &str) -> Option<String> {
+    node.iter()
+        .find(|p| p.0 == name)
+        .and_then(|p| p.1.first().cloned())
 }
 
 /// A rank on one ordinal scale (30k = 0 .. 1k = 29, 1d = 30 .. 9d = 38, 1p = 39 .. 9p = 47),
@@ -75,21 +104,8 @@ fn point(v: &str) -> Option<(u8, u8)> {
 
 fn read(path: &Path) -> Record {
     let text = String::from_utf8_lossy(&std::fs::read(path).unwrap()).into_owned();
-    assert_eq!(
-        text.matches("(;").count(),
-        1,
-        "{}: one game",
-        path.display()
-    );
-    // The root node: up to the first move node.
-    let body = &text[text.find("(;").unwrap() + 2..];
-    let root_end = body
-        .find(";B[")
-        .into_iter()
-        .chain(body.find(";W["))
-        .min()
-        .unwrap_or(body.len());
-    let root = &body[..root_end];
+    let nodes = main_line(&text);
+    let root = &nodes[0];
     let komi = prop(root, "KM").and_then(|k| {
         let k = k.trim();
         if k.contains('.') {
@@ -106,24 +122,21 @@ fn read(path: &Path) -> Record {
         let m: u32 = d.get(5..7).and_then(|m| m.parse().ok()).unwrap_or(0);
         Some((y, m))
     });
-    let mut setup = Vec::new();
-    if let Some(i) = root.find("AB[") {
-        let mut rest = &root[i + 2..];
-        while let Some(r) = rest.strip_prefix('[') {
-            let end = r.find(']').unwrap();
-            setup.extend(point(&r[..end]));
-            rest = r[end + 1..].trim_start();
-        }
-    }
+    let setup = root
+        .iter()
+        .filter(|p| p.0 == "AB")
+        .flat_map(|p| p.1.iter().filter_map(|v| point(v)))
+        .collect();
     let mut moves = Vec::new();
-    for node in body[root_end..].split(';').skip(1) {
-        let node = node.trim_start();
-        let black = node.starts_with("B[");
-        if !(black || node.starts_with("W[")) {
+    for node in &nodes[1..] {
+        let Some((black, v)) = node
+            .iter()
+            .find(|p| p.0 == "B" || p.0 == "W")
+            .map(|p| (p.0 == "B", p.1.first().cloned().unwrap_or_default()))
+        else {
             break;
-        }
-        let v = &node[2..node.find(']').unwrap()];
-        match point(v) {
+        };
+        match point(&v) {
             Some((x, y)) => moves.push((black, x, y)),
             None => break,
         }
