@@ -12,8 +12,11 @@ use super::{next_moves, ExploreError};
 use crate::games::GameFilter;
 use crate::rank::{GameRanks, Grade, Rank};
 
+/// A rank as a grade and its number.
+type GradeNumber = (Grade, u8);
+
 /// The ranges of ranks of the profile, weakest first: their names and bounds (inclusive).
-pub const RANGES: [(&str, (Grade, u8), (Grade, u8)); 6] = [
+pub const RANGES: [(&str, GradeNumber, GradeNumber); 6] = [
     ("30k-10k", (Grade::Kyu, 30), (Grade::Kyu, 10)),
     ("9k-1k", (Grade::Kyu, 9), (Grade::Kyu, 1)),
     ("1d-3d", (Grade::Dan, 1), (Grade::Dan, 3)),

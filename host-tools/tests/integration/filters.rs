@@ -31,7 +31,7 @@ struct Record {
     /// (year, month), month 0 when not given.
     date: Option<(u32, u32)>,
     setup: Vec<(u8, u8)>,
-    moves: Vec<(bool, u8, u8)>,
+    moves: Vec<Played>,
 }
 
 /// A node: its properties and their values.
@@ -153,11 +153,17 @@ fn read(path: &Path) -> Record {
     }
 }
 
+/// A symmetry of the 19x19 board.
+type Symmetry = fn(u8, u8) -> (u8, u8);
+
+/// A move: black?, x, y.
+type Played = (bool, u8, u8);
+
 /// A position as (black stones, white stones), in the 8 orientations.
 type Stones = (BTreeSet<(u8, u8)>, BTreeSet<(u8, u8)>);
 
 fn orientations(s: &Stones) -> Vec<Stones> {
-    let maps: [fn(u8, u8) -> (u8, u8); 8] = [
+    let maps: [Symmetry; 8] = [
         |x, y| (x, y),
         |x, y| (18 - x, y),
         |x, y| (x, 18 - y),
@@ -329,7 +335,7 @@ fn filter_answers_equal_a_count_from_the_files() {
     );
     let index = index.to_str().unwrap();
     // Positions: (moves as the command line takes them, the stones after them).
-    let positions: [(&str, &[(bool, u8, u8)]); 4] = [
+    let positions: [(&str, &[Played]); 4] = [
         ("pd", &[(true, 15, 3)]),
         ("pd,dd", &[(true, 15, 3), (false, 3, 3)]),
         ("qd,dd", &[(true, 16, 3), (false, 3, 3)]),
