@@ -106,6 +106,15 @@ fn board_at(at: &At) -> Result<Board, ExploreError> {
     }
 }
 
+/// Whether a position was set up with stones before its moves (a handicap, a problem): such
+/// a position is not named after a whole-board opening, which players reach by moves.
+fn has_setup(at: &At) -> bool {
+    match at {
+        At::Stated(p) => !p.black.trim().is_empty() || !p.white.trim().is_empty(),
+        At::Board(_) => false,
+    }
+}
+
 impl<'a> Explorer<'a> {
     /// Opens the index file in `bytes` (the structure of both its parts checked,
     /// [`IndexFile::open`]: time independent of its size); `name` names it in messages (its
@@ -224,9 +233,13 @@ impl<'a> Explorer<'a> {
             hashes,
             total: next.total(),
             next: classes,
-            opening: kifudex_core::opening::of_board(&board).map(|n| answer::OpeningName {
-                name: n.opening.name,
-            }),
+            opening: if has_setup(&q.at) {
+                None
+            } else {
+                kifudex_core::opening::of_board(&board).map(|n| answer::OpeningName {
+                    name: n.opening.name,
+                })
+            },
             by_rank: None,
             board,
         })
@@ -418,6 +431,30 @@ impl<'a> Explorer<'a> {
 mod tests {
     use super::*;
     use kifudex_core::{Event, Move};
+
+    #[test]
+    fn an_opening_is_named_when_played_not_when_set_up() {
+        let bytes = crate::sample::sample_index().unwrap();
+        let explorer = Explorer::open(&bytes, "the sample").unwrap();
+        let ask = |black: &str, moves: &str| {
+            let at = At::Stated(Position {
+                black: black.to_string(),
+                moves: moves.to_string(),
+                ..Position::default()
+            });
+            let q = SearchRequest {
+                at,
+                swap: false,
+                filter: GameFilter::default(),
+            };
+            explorer.search(&q).unwrap().opening.map(|o| o.name)
+        };
+        // Black's two star points on the right side: Nirensei when played ...
+        assert_eq!(ask("", "pd,dd,pp"), Some("Nirensei"));
+        // ... the same stones as a handicap (set up before the moves) name nothing.
+        assert_eq!(ask("pd,pp", "dd"), None);
+        assert_eq!(ask("", "pd,dd"), None);
+    }
 
     #[test]
     fn a_listed_game_replays_as_the_index_stores_it() {

@@ -107,7 +107,10 @@ fn fox_pro_openings() -> (usize, Reached, Reached) {
     };
     for s in &sources {
         for g in s.parse().games {
-            if g.size != Size::STANDARD {
+            // Whole-board openings are reached by moves: a game set up with stones (a
+            // handicap game) is not named, by the tools or here.
+            if g.size != Size::STANDARD || g.events.iter().any(|e| matches!(e, Event::Setup { .. }))
+            {
                 continue;
             }
             games += 1;
@@ -187,7 +190,9 @@ fn openings_doc() -> String {
     out += "with at most 30 stones on the board. A position is never named after an opening\n";
     out += "whose stones are not all there (the core's tests place every opening in its 16\n";
     out += "orientations and colours, and take away or turn one stone of it among random\n";
-    out += "others).\n\n";
+    out += "others). A position set up with stones before its moves (a handicap game, a\n";
+    out += "problem) is not named: players reach these openings by moves (`search` and\n";
+    out += "`shapes` leave such positions and sequences unnamed).\n\n";
     out += "A sequence of moves (the `shapes` openings list) is named after the last of its\n";
     out += "positions that has a name: the opening it passed through. `search --json` and\n";
     out += "`/api/search` name the position searched; the shell prints `Opening: NAME` under a\n";
@@ -237,10 +242,10 @@ fn openings_doc() -> String {
     out += "\n";
     out += "## On real games\n\n";
     out += &format!(
-        "How many of the {games} 19x19 games of the fox_pro collection (Fox server games with a\n"
+        "How many of the {games} 19x19 games without setup stones of the fox_pro collection (Fox\n"
     );
     out +=
-        "professional, 2013-2019, most of them handicap games) reach a position named after each\n";
+        "server games with a professional, 2013-2019; its handicap games left out) reach a position named after each\n";
     out += "opening, and whose stones formed it. Computed by the test `openings::` of\n";
     out +=
         "`host-tools/tests/integration/openings.rs` twice, with the recognizer and with a simple\n";
