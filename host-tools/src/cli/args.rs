@@ -6,7 +6,9 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::Args;
-use kifudex::explore::request::{At, GameFilter, Position, Sort};
+use kifudex::explore::request::{
+    parse_komi, parse_month, At, GameFilter, Position, Rank, RankRange, Sort,
+};
 use kifudex_core::notation::parse_moves;
 use kifudex_core::{Color, Size};
 
@@ -81,6 +83,32 @@ pub struct FilterArgs {
     /// Only games won by this colour (`B` or `W`).
     #[arg(long, value_parser = parse_side)]
     pub winner: Option<Color>,
+    /// Only games whose players are both this strong or stronger (30k .. 1k, 1d .. 9d,
+    /// 1p .. 9p; any form records use). A game with a rank that cannot be read is left out.
+    #[arg(long, value_name = "RANK")]
+    pub min_rank: Option<Rank>,
+    /// Only games whose players are both this strong or weaker.
+    #[arg(long, value_name = "RANK")]
+    pub max_rank: Option<Rank>,
+    /// With --min-rank/--max-rank: bound only the player of this colour (`B` or `W`, the
+    /// player to move, say) instead of both.
+    #[arg(long, value_name = "B|W", value_parser = parse_side)]
+    pub rank_of: Option<Color>,
+    /// Only games with this komi (`6.5`, `7`, `0`).
+    #[arg(long, value_parser = parse_komi, allow_hyphen_values = true)]
+    pub komi: Option<i32>,
+    /// Only games whose rules (`RU`) contain this (case-insensitive: `japanese`, `chinese`).
+    #[arg(long)]
+    pub rules: Option<String>,
+    /// Only games whose event (`EV`) contains this (case-insensitive).
+    #[arg(long)]
+    pub event: Option<String>,
+    /// Only games from this month on: `YYYY-MM` (or a year: its January).
+    #[arg(long, value_name = "YYYY-MM", value_parser = parse_month_from)]
+    pub from: Option<u32>,
+    /// Only games up to this month: `YYYY-MM` (or a year: its December).
+    #[arg(long, value_name = "YYYY-MM", value_parser = parse_month_to)]
+    pub to: Option<u32>,
 }
 
 impl FilterArgs {
@@ -92,8 +120,28 @@ impl FilterArgs {
             player: self.player.clone(),
             handicap: self.handicap,
             winner: self.winner,
+            ranks: RankRange {
+                min: self.min_rank,
+                max: self.max_rank,
+            },
+            rank_of: self.rank_of,
+            komi: self.komi,
+            rules: self.rules.clone(),
+            event: self.event.clone(),
+            month_from: self.from,
+            month_to: self.to,
         }
     }
+}
+
+/// `--from YYYY-MM` (a year alone: its January).
+fn parse_month_from(s: &str) -> Result<u32, String> {
+    parse_month(s, false)
+}
+
+/// `--to YYYY-MM` (a year alone: its December).
+fn parse_month_to(s: &str) -> Result<u32, String> {
+    parse_month(s, true)
 }
 
 /// `B` or `W` (either case).

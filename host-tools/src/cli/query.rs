@@ -7,7 +7,9 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::Args;
-use kifudex::explore::request::{GamesRequest, Page, PatternRequest, SearchRequest, Sort};
+use kifudex::explore::request::{
+    GamesRequest, Page, PatternRequest, RanksRequest, SearchRequest, Sort,
+};
 use kifudex::explore::{self, Explorer};
 use kifudex::print::{json, text};
 use kifudex::print_stdout;
@@ -30,6 +32,10 @@ pub struct SearchArgs {
     /// Letters drawn on the board.
     #[arg(long, default_value_t = 12)]
     marks: usize,
+    /// Also show how the top next moves change with the players' ranks (30k-10k, 9k-1k,
+    /// 1d-3d, 4d-6d, 7d-9d, 1p-9p, mixed, unknown): a table, or `by_rank` in the JSON.
+    #[arg(long)]
+    by_rank: bool,
 }
 
 #[derive(Args, Debug)]
@@ -156,16 +162,29 @@ pub fn search(a: SearchArgs) -> Result<ExitCode> {
         swap: a.swap,
         filter: a.filter.filter(),
     };
-    print_answer(explorer.search(&q).map(|answer| {
+    let answer = explorer.search(&q).and_then(|mut answer| {
+        if a.by_rank {
+            let r = RanksRequest {
+                search: q.clone(),
+                top: 5,
+            };
+            answer.by_rank = Some(explorer.ranks(&r)?);
+        }
+        Ok(answer)
+    });
+    print_answer(answer.map(|answer| {
         if answer.total == 0 {
             note_depth(&explorer, depth);
         }
         if a.json {
             json::to_line(&answer)
         } else {
-            text::search(&answer, a.marks, 40, None)
-                .trim_end()
-                .to_owned()
+            let mut s = text::search(&answer, a.marks, 40, None);
+            if let Some(r) = &answer.by_rank {
+                s += "\n";
+                s += &text::ranks(r, answer.board.size());
+            }
+            s.trim_end().to_owned()
         }
     }))
 }

@@ -141,6 +141,18 @@ pub struct SearchAnswer {
     pub total: u64,
     /// The classes, in search order.
     pub next: Vec<NextClass>,
+    /// The named whole-board opening of the position (`docs/OPENINGS.md`), if any.
+    pub opening: Option<OpeningName>,
+    /// With `--by-rank`: the top next moves by the players' ranks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by_rank: Option<RanksAnswer>,
+}
+
+/// A named whole-board opening: `{"name": "Sanrensei"}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OpeningName {
+    /// Its name, as the table writes it.
+    pub name: &'static str,
 }
 
 /// One game of a list: its information and where the position or pattern was found in it
@@ -327,6 +339,34 @@ pub struct YearsAnswer {
     pub bins: Vec<YearBin>,
     /// Next moves from games without a date.
     pub unknown_year: u64,
+}
+
+/// `/api/ranks`, `search --by-rank`: the popularity of the top next moves by the players'
+/// ranks, from kyu to dan to professional.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RanksAnswer {
+    /// All next moves (of the games the filter keeps).
+    pub total: u64,
+    /// The moves followed.
+    pub top: Vec<TopMove>,
+    /// The rank ranges, weakest first, then `mixed` and `unknown`.
+    pub bins: Vec<RankBin>,
+}
+
+/// The next moves of the games whose players' ranks fall in one range.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RankBin {
+    /// The range in words: `30k-10k`, ..., `1p-9p`; `mixed` (the two players in different
+    /// ranges), `unknown` (a rank that cannot be read).
+    pub ranks: &'static str,
+    /// Its weakest rank (`null` for `mixed` and `unknown`).
+    pub min: Option<String>,
+    /// Its strongest rank.
+    pub max: Option<String>,
+    /// Next moves of those games.
+    pub total: u64,
+    /// Of each top move.
+    pub counts: Vec<u32>,
 }
 
 /// Setup stones: `{"B": [...], "W": [...]}` (and `"E"` for emptied points, if any).

@@ -13,9 +13,9 @@
 //! workers). The work is done by the modules below: the game lists (`crate::games`), the
 //! pattern scan (`crate::pattern`), the predictor (`crate::predict`), and here the set-up
 //! of positions ([`position`]), records ([`record`]), the year profile ([`years`]), the
-//! pattern answers ([`pattern`]) over one cached, cancellable scan per query ([`scan`]) and
-//! their export ([`export`]), and the analyses of all games (shapes, the predictor's
-//! evaluation: [`analysis`]).
+//! rank profile ([`ranks`]), the pattern answers ([`pattern`]) over one cached,
+//! cancellable scan per query ([`scan`]) and their export ([`export`]), and the analyses
+//! of all games (shapes, the predictor's evaluation: [`analysis`]).
 
 pub mod analysis;
 pub mod answer;
@@ -24,6 +24,7 @@ pub mod export;
 pub mod pattern;
 pub mod play;
 pub mod position;
+pub mod ranks;
 pub mod record;
 pub mod request;
 pub mod scan;
@@ -53,7 +54,9 @@ use answer::{
     PredictAnswer, RecordAnswer, SearchAnswer, Suggested, Suggestions, YearsAnswer,
 };
 use position::set_up;
-use request::{At, GamesRequest, Position, SearchRequest, SuggestRequest, YearsRequest};
+use request::{
+    At, GamesRequest, Position, RanksRequest, SearchRequest, SuggestRequest, YearsRequest,
+};
 use scan::{Cancel, PatternScan, ScanOptions, ScanProgress, Scans, Stopped};
 
 /// The index file's bytes (memory-mapped, [`crate::open_index_file`]), or without a path
@@ -104,6 +107,15 @@ fn board_at(at: &At) -> Result<Board, ExploreError> {
     match at {
         At::Stated(p) => Ok(set_up(p)?.board),
         At::Board(b) => Ok((**b).clone()),
+    }
+}
+
+/// Whether a position was set up with stones before its moves (a handicap, a problem): such
+/// a position is not named after a whole-board opening, which players reach by moves.
+fn has_setup(at: &At) -> bool {
+    match at {
+        At::Stated(p) => !p.black.trim().is_empty() || !p.white.trim().is_empty(),
+        At::Board(_) => false,
     }
 }
 
@@ -229,11 +241,19 @@ impl<'a> Explorer<'a> {
             })
             .collect();
         Ok(SearchAnswer {
-            board,
             hash: hashes[0],
             hashes,
             total: next.total(),
             next: classes,
+            opening: if has_setup(&q.at) {
+                None
+            } else {
+                kifudex_core::opening::of_board(&board).map(|n| answer::OpeningName {
+                    name: n.opening.name,
+                })
+            },
+            by_rank: None,
+            board,
         })
     }
 
@@ -266,6 +286,14 @@ impl<'a> Explorer<'a> {
         let s = &q.search;
         let board = board_at(&s.at)?;
         years::years(&self.index, &board, s.swap, &s.filter, q.top)
+    }
+
+    /// How often the top next moves of a position were played by players of each range of
+    /// ranks (kyu to dan to professional).
+    pub fn ranks(&self, q: &RanksRequest) -> Result<answer::RanksAnswer, ExploreError> {
+        let s = &q.search;
+        let board = board_at(&s.at)?;
+        ranks::ranks(&self.index, &board, s.swap, &s.filter, q.top)
     }
 
     /// A stored game for the replay board: information, setup, moves with their captures.
@@ -459,6 +487,30 @@ impl<'a> Explorer<'a> {
 mod tests {
     use super::*;
     use kifudex_core::{Event, Move};
+
+    #[test]
+    fn an_opening_is_named_when_played_not_when_set_up() {
+        let bytes = crate::sample::sample_index().unwrap();
+        let explorer = Explorer::open(&bytes, "the sample").unwrap();
+        let ask = |black: &str, moves: &str| {
+            let at = At::Stated(Position {
+                black: black.to_string(),
+                moves: moves.to_string(),
+                ..Position::default()
+            });
+            let q = SearchRequest {
+                at,
+                swap: false,
+                filter: GameFilter::default(),
+            };
+            explorer.search(&q).unwrap().opening.map(|o| o.name)
+        };
+        // Black's two star points on the right side: Nirensei when played ...
+        assert_eq!(ask("", "pd,dd,pp"), Some("Nirensei"));
+        // ... the same stones as a handicap (set up before the moves) name nothing.
+        assert_eq!(ask("pd,pp", "dd"), None);
+        assert_eq!(ask("", "pd,dd"), None);
+    }
 
     #[test]
     fn a_listed_game_replays_as_the_index_stores_it() {

@@ -12,8 +12,9 @@ use kifudex_core::board::Board;
 use kifudex_core::predict::History;
 use kifudex_core::Color;
 
-pub use crate::games::{GameFilter, Page, Sort, SortKey};
+pub use crate::games::{parse_komi, parse_month, GameFilter, Page, Sort, SortKey};
 pub use crate::pattern::PatternRequest;
+pub use crate::rank::{Rank, RankRange};
 
 /// A position as a user states it: setup stones, then moves played from them, as text in
 /// any notation of `--moves` (set up by the explorer with the core's rules; a refusal
@@ -108,6 +109,15 @@ pub struct GamesRequest {
 /// The popularity of a position's top next moves, year by year.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct YearsRequest {
+    /// The search whose top next moves are followed.
+    pub search: SearchRequest,
+    /// How many of the top next moves.
+    pub top: usize,
+}
+
+/// The popularity of a position's top next moves by the players' ranks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RanksRequest {
     /// The search whose top next moves are followed.
     pub search: SearchRequest,
     /// How many of the top next moves.

@@ -104,11 +104,7 @@ impl PatternReport {
 
 /// Whether the filter selects anything less than every game.
 fn filters(f: &GameFilter) -> bool {
-    f.year_from.is_some()
-        || f.year_to.is_some()
-        || f.player.is_some()
-        || f.handicap.is_some()
-        || f.winner.is_some()
+    !f.keeps_all()
 }
 
 /// The games of `block` that pass the filter (bit `g`: game `64 * block + g`).

@@ -15,7 +15,8 @@ use kifudex_core::{Move, Point, Size, Stone, Transform};
 use crate::explore::answer::letters::{color_letter, point_letters};
 use crate::explore::answer::{
     EvaluationAnswer, GameEntry, GameView, GamesAnswer, GuessRate, HitEntry, HitsAnswer, NextClass,
-    PatternAnswer, PatternTimings, SearchAnswer, ShapesAnswer, StreamsAnswer, Suggestions,
+    PatternAnswer, PatternTimings, RanksAnswer, SearchAnswer, ShapesAnswer, StreamsAnswer,
+    Suggestions,
 };
 
 /// The star points of a board (none for unusual sizes, the centre for odd small ones).
@@ -374,6 +375,35 @@ pub fn pattern_years(a: &PatternAnswer, top: usize) -> String {
                 .unwrap_or(0);
             let share = 100.0 * n as f64 / totals.continuations.max(1) as f64;
             let _ = write!(s, "  {share:>4.0}%");
+        }
+        let _ = writeln!(s);
+    }
+    s
+}
+
+/// The top next moves by the players' ranks (`search --by-rank`): a line per range of
+/// ranks (then `mixed` and `unknown`) with its next moves and each top move's share of
+/// them.
+pub fn ranks(a: &RanksAnswer, size: Size) -> String {
+    let mut s = String::new();
+    let _ = write!(s, "{:<9}{:>8}", "ranks", "moves");
+    for t in &a.top {
+        let _ = write!(
+            s,
+            "  {:>5}",
+            format!("{} {}", color_letter(t.color), Human(t.mv, size))
+        );
+    }
+    let _ = writeln!(s);
+    for b in &a.bins {
+        let _ = write!(s, "{:<9}{:>8}", b.ranks, b.total);
+        for n in &b.counts {
+            if b.total == 0 {
+                let _ = write!(s, "  {:>5}", "-");
+            } else {
+                let share = 100.0 * *n as f64 / b.total as f64;
+                let _ = write!(s, "  {:>5}", format!("{share:.0}%"));
+            }
         }
         let _ = writeln!(s);
     }

@@ -88,12 +88,16 @@ pub struct Opening {
     pub name: Option<&'static str>,
 }
 
-/// The last position of a sequence (its setup, then each move) that has a named opening.
+/// The last position of a sequence (its moves) that has a named opening; none when the
+/// sequence starts from setup stones (a handicap game is not a named opening).
 fn opening_name(
     size: Size,
     setup: &[(Point, Stone)],
     moves: &[(Color, Move)],
 ) -> Option<&'static str> {
+    if !setup.is_empty() {
+        return None;
+    }
     let mut board = kifudex_core::Board::new(size);
     for &(p, s) in setup {
         board.set_stone(p, s).ok()?;

@@ -3,6 +3,9 @@
 
 use kifudex_core::pattern::Rect;
 
+use kifudex_core::Color;
+
+use crate::explore::request::{parse_komi, parse_month, Rank, RankRange};
 use crate::pattern::parse_region;
 
 /// What the line reader passes on for a line that is not UTF-8 (one error line, then go on).
@@ -30,6 +33,10 @@ pub const HELP: &[(&str, &str)] = &[
     (
         "year [FROM [TO]] | year off",
         "count only games of year FROM (to TO) in search and games; alone: show the filter",
+    ),
+    (
+        "filter [rank MIN MAX | rank-of B|W|both | komi K | rules WORD | event WORDS | from YYYY-MM | to YYYY-MM] [off] | filter off",
+        "count only games matching in search, games and pattern: both players' ranks within MIN..MAX (`-` for no bound; `rank-of` bounds one player), komi, rules or event containing the words, dates by month; `filter NAME off` drops one, `filter off` all (years too); alone: show the filters",
     ),
     ("marks N", "show N next-move letters"),
     (
@@ -98,6 +105,77 @@ pub enum ReplayGame {
     },
 }
 
+/// A change of the filters (`filter ...`); `None` drops that filter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FilterChange {
+    /// `filter off`: every filter dropped, years too.
+    Off,
+    /// `filter rank MIN MAX` (`-` for no bound).
+    Ranks(RankRange),
+    /// `filter rank-of B|W|both`.
+    RankOf(Option<Color>),
+    /// `filter komi K`.
+    Komi(Option<i32>),
+    /// `filter rules WORD`.
+    Rules(Option<String>),
+    /// `filter event WORDS`.
+    Event(Option<String>),
+    /// `filter from YYYY-MM`.
+    From(Option<u32>),
+    /// `filter to YYYY-MM`.
+    To(Option<u32>),
+}
+
+/// `filter ...`'s arguments.
+fn filter_change(args: &[&str]) -> Result<Option<FilterChange>, String> {
+    let off = |w: &str| w.eq_ignore_ascii_case("off");
+    let rank = |w: &str| -> Result<Option<Rank>, String> {
+        if w == "-" {
+            Ok(None)
+        } else {
+            w.parse::<Rank>().map(Some)
+        }
+    };
+    Ok(Some(match args {
+        [] => return Ok(None),
+        [w] if off(w) => FilterChange::Off,
+        ["rank", w] if off(w) => FilterChange::Ranks(RankRange::default()),
+        ["rank", min, max] => {
+            let r = RankRange {
+                min: rank(min)?,
+                max: rank(max)?,
+            };
+            if let (Some(a), Some(b)) = (r.min, r.max) {
+                if a > b {
+                    return Err(format!("rank range {a} to {b} is empty"));
+                }
+            }
+            FilterChange::Ranks(r)
+        }
+        ["rank-of", w] if off(w) || w.eq_ignore_ascii_case("both") => FilterChange::RankOf(None),
+        ["rank-of", w] if w.eq_ignore_ascii_case("b") => FilterChange::RankOf(Some(Color::Black)),
+        ["rank-of", w] if w.eq_ignore_ascii_case("w") => FilterChange::RankOf(Some(Color::White)),
+        ["komi", w] if off(w) => FilterChange::Komi(None),
+        ["komi", k] => FilterChange::Komi(Some(parse_komi(k)?)),
+        ["rules", w] if off(w) => FilterChange::Rules(None),
+        ["rules", words @ ..] if !words.is_empty() => FilterChange::Rules(Some(words.join(" "))),
+        ["event", w] if off(w) => FilterChange::Event(None),
+        ["event", words @ ..] if !words.is_empty() => FilterChange::Event(Some(words.join(" "))),
+        ["from", w] if off(w) => FilterChange::From(None),
+        ["from", m] => FilterChange::From(Some(parse_month(m, false)?)),
+        ["to", w] if off(w) => FilterChange::To(None),
+        ["to", m] => FilterChange::To(Some(parse_month(m, true)?)),
+        _ => {
+            return Err(format!(
+                "usage: {}",
+                HELP.iter()
+                    .find(|h| h.0.starts_with("filter"))
+                    .map_or("filter", |h| h.0)
+            ))
+        }
+    }))
+}
+
 /// One command line, read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -120,6 +198,8 @@ pub enum Command {
     Rotations,
     /// `year`: show the filter (`None`), or set it (`year off`: no bounds).
     Year(Option<(Option<u16>, Option<u16>)>),
+    /// `filter ...`: show (`None`) or change the filters.
+    Filter(Option<FilterChange>),
     /// `marks [N]`: show (`None`) or set.
     Marks(Option<usize>),
     /// `predict [N]`.
@@ -210,6 +290,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
             }
             _ => return Err("usage: year [FROM [TO]] | year off".into()),
         }),
+        "filter" => Command::Filter(filter_change(args)?),
         "marks" => Command::Marks(match args {
             [n] => {
                 let n = parse_count(n, "marks")?;

@@ -7,8 +7,10 @@ use std::path::PathBuf;
 
 use kifudex_core::Color;
 
-use super::command::HELP;
+use super::command::{FilterChange, HELP};
 use crate::build::BuildReport;
+use crate::explore::answer::SearchAnswer;
+use crate::explore::request::Rank;
 use crate::games::GameFilter;
 use crate::position::color_name;
 
@@ -43,12 +45,84 @@ pub fn years(filter: &GameFilter) -> Option<String> {
     }
 }
 
+/// The filters other than the years in words, one entry each (none when off).
+fn other_filters(filter: &GameFilter) -> Vec<String> {
+    let mut notes = Vec::new();
+    let r = filter.ranks;
+    if !r.is_open() {
+        let bound = |b: Option<Rank>| b.map_or("-".to_string(), |b| b.to_string());
+        let whose = match filter.rank_of {
+            None => "both players",
+            Some(c) => color_name(c),
+        };
+        notes.push(format!(
+            "ranks {} to {} ({whose})",
+            bound(r.min),
+            bound(r.max)
+        ));
+    }
+    if let Some(k) = filter.komi {
+        notes.push(format!("komi {}", k as f64 / 100.0));
+    }
+    if let Some(w) = &filter.rules {
+        notes.push(format!("rules containing {w:?}"));
+    }
+    if let Some(w) = &filter.event {
+        notes.push(format!("event containing {w:?}"));
+    }
+    let month = |m: u32| format!("{}-{:02}", m / 100, m % 100);
+    match (filter.month_from, filter.month_to) {
+        (None, None) => {}
+        (Some(f), Some(t)) => notes.push(format!("months {} to {}", month(f), month(t))),
+        (Some(f), None) => notes.push(format!("months {} on", month(f))),
+        (None, Some(t)) => notes.push(format!("months up to {}", month(t))),
+    }
+    notes
+}
+
+/// `filter`: every filter in words.
+pub fn filters(filter: &GameFilter) -> String {
+    let mut notes = Vec::new();
+    if let Some(y) = years(filter) {
+        notes.push(format!("years {y}"));
+    }
+    notes.extend(other_filters(filter));
+    if notes.is_empty() {
+        "Filters: off (all games)\n".to_string()
+    } else {
+        format!("Filters: {}\n", notes.join(", "))
+    }
+}
+
+/// Applies a `filter ...` change.
+pub fn change_filter(filter: &mut GameFilter, change: FilterChange) {
+    match change {
+        FilterChange::Off => *filter = GameFilter::default(),
+        FilterChange::Ranks(r) => filter.ranks = r,
+        FilterChange::RankOf(c) => filter.rank_of = c,
+        FilterChange::Komi(k) => filter.komi = k,
+        FilterChange::Rules(w) => filter.rules = w,
+        FilterChange::Event(w) => filter.event = w,
+        FilterChange::From(m) => filter.month_from = m,
+        FilterChange::To(m) => filter.month_to = m,
+    }
+}
+
+/// `Opening: NAME` under a search of a named position (nothing otherwise).
+pub fn opening(answer: &SearchAnswer) -> String {
+    match &answer.opening {
+        Some(o) => format!("Opening: {}\n", o.name),
+        None => String::new(),
+    }
+}
+
 /// The line under a search when a filter or the colour swap is on.
 pub fn filter_notes(filter: &GameFilter, swap: bool) -> String {
     let mut notes = Vec::new();
     if let Some(y) = years(filter) {
         notes.push(format!("years {y}"));
     }
+    notes.extend(other_filters(filter));
     if swap {
         notes.push("colour swap on".to_string());
     }

@@ -165,6 +165,12 @@ impl<'a> Shell<'a> {
                 }
                 Ok(render::year_filter(&self.state.filter))
             }
+            Command::Filter(change) => {
+                if let Some(change) = change {
+                    render::change_filter(&mut self.state.filter, change);
+                }
+                Ok(render::filters(&self.state.filter))
+            }
             Command::Marks(n) => {
                 if let Some(n) = n {
                     self.state.marks = n;
@@ -294,6 +300,7 @@ impl<'a> Shell<'a> {
         let answer = self.search(self.board())?;
         let marks = self.state.marks;
         let mut s = text::search(&answer, marks, marks, self.last_point());
+        s += &render::opening(&answer);
         s += &render::filter_notes(&self.state.filter, self.state.swap);
         s += &render::to_move(self.to_move());
         Ok(s)

@@ -11,7 +11,8 @@ use kifudex_core::Color;
 
 use super::ApiError;
 use crate::explore::request::{
-    At, GameFilter, GamesRequest, Page, PatternRequest, Position, SearchRequest, Sort, YearsRequest,
+    parse_komi, parse_month, At, GameFilter, GamesRequest, Page, PatternRequest, Position, Rank,
+    RankRange, RanksRequest, SearchRequest, Sort, YearsRequest,
 };
 
 /// A side, as the API writes it (`B` or `W`).
@@ -161,7 +162,50 @@ impl Params {
             player: player.map(|p| p.trim().to_owned()),
             handicap: self.number("handicap", 0..=255)?,
             winner,
+            ranks: RankRange {
+                min: self.parsed("min_rank", |v| v.parse::<Rank>())?,
+                max: self.parsed("max_rank", |v| v.parse::<Rank>())?,
+            },
+            rank_of: match self.take("rank_of") {
+                None => None,
+                Some(v) if v.is_empty() => None,
+                Some(v) => Some(side("rank_of", &v)?),
+            },
+            komi: self.parsed("komi", parse_komi)?,
+            rules: self.words("rules")?,
+            event: self.words("event")?,
+            month_from: self.parsed("from", |v| parse_month(v, false))?,
+            month_to: self.parsed("to", |v| parse_month(v, true))?,
         })
+    }
+
+    /// A parameter read by `parse` (empty: not given); a refusal names the parameter.
+    fn parsed<T>(
+        &mut self,
+        name: &str,
+        parse: impl Fn(&str) -> Result<T, String>,
+    ) -> Result<Option<T>, ApiError> {
+        match self.take(name) {
+            None => Ok(None),
+            Some(v) if v.trim().is_empty() => Ok(None),
+            Some(v) if v.len() > 20 => Err(ApiError::bad_request(format!(
+                "{name}: at most 20 characters"
+            ))),
+            Some(v) => parse(&v)
+                .map(Some)
+                .map_err(|e| ApiError::bad_request(format!("{name}: {e}"))),
+        }
+    }
+
+    /// A text to look for (trimmed; empty: not given; at most 100 characters).
+    fn words(&mut self, name: &str) -> Result<Option<String>, ApiError> {
+        let v = self.take(name).filter(|p| !p.trim().is_empty());
+        if v.as_ref().is_some_and(|p| p.chars().count() > 100) {
+            return Err(ApiError::bad_request(format!(
+                "{name}: at most 100 characters"
+            )));
+        }
+        Ok(v.map(|p| p.trim().to_owned()))
     }
 
     fn search(&mut self) -> Result<SearchRequest, ApiError> {
@@ -258,6 +302,14 @@ pub fn years(query: &str) -> Result<YearsRequest, ApiError> {
     let search = p.search()?;
     let top = p.number::<usize>("top", 1..=10)?.unwrap_or(5);
     p.finish(YearsRequest { search, top })
+}
+
+/// Reads `/api/ranks`' query (as `/api/years`').
+pub fn ranks(query: &str) -> Result<RanksRequest, ApiError> {
+    let mut p = Params::new(query)?;
+    let search = p.search()?;
+    let top = p.number::<usize>("top", 1..=10)?.unwrap_or(5);
+    p.finish(RanksRequest { search, top })
 }
 
 /// Reads `/api/pattern`'s query (`by_year=1` for the date profile).

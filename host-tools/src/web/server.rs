@@ -107,6 +107,7 @@ pub fn router(explorer: Shared, limits: &Limits) -> Router {
         .route("/api/search", get(search))
         .route("/api/games", get(games))
         .route("/api/years", get(years))
+        .route("/api/ranks", get(ranks))
         .route("/api/predict", get(predict))
         .route("/api/pattern", get(pattern))
         .route("/api/pattern/games", get(pattern_games))
@@ -269,6 +270,13 @@ async fn search(State(s): State<AppState>, uri: Uri) -> Response {
 async fn games(State(s): State<AppState>, uri: Uri) -> Response {
     match request::games(query(&uri)) {
         Ok(q) => answer(&s, move |e| Ok(to_line(&e.games(&q)?))).await,
+        Err(e) => e.into_response(),
+    }
+}
+
+async fn ranks(State(s): State<AppState>, uri: Uri) -> Response {
+    match request::ranks(query(&uri)) {
+        Ok(q) => answer(&s, move |e| Ok(to_line(&e.ranks(&q)?))).await,
         Err(e) => e.into_response(),
     }
 }

@@ -14,6 +14,7 @@ mod corpus;
 mod corruption;
 mod determinism;
 mod duplicates;
+mod filters;
 mod golden;
 mod gtp;
 mod hints;

@@ -690,3 +690,110 @@ fn a_slow_pattern_search_shows_its_progress() {
         c.close().await.unwrap();
     });
 }
+
+/// Ranks and openings on the board: the opening's name shows above the board (the API's
+/// name), the by-rank chart draws a bar for each range of ranks the API counts, and a rank
+/// range typed into the filters narrows the next moves and the game list to the API's
+/// answers with `min_rank`/`max_rank`.
+#[test]
+fn a_rank_range_narrows_and_the_opening_is_named() {
+    let (srv, _index_dir) = fox_pro_server();
+    let addr: SocketAddr = srv.addr();
+    let driver = Driver::start();
+    let profile = tempfile::tempdir().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let c = browser(&driver, profile.path(), 1600, 1900).await;
+        let base = format!("http://{addr}");
+        let moves = "pd,dd,pp";
+        c.goto(&format!("{base}/?moves={moves}")).await.unwrap();
+        wait_ready(&c).await;
+
+        // The opening's name, above the board.
+        let search = api(&c, &format!("/api/search?moves={moves}")).await;
+        let name = search["opening"]["name"].as_str().unwrap().to_owned();
+        assert_eq!(name, "Nirensei");
+        let shown = wait(&c, "document.getElementById('opening-name').textContent").await;
+        assert_eq!(shown, json!(format!("Opening: {name}")));
+        assert_eq!(
+            js(&c, "(() => { const o = document.getElementById('opening-name').getBoundingClientRect(); const b = document.getElementById('search-board').getBoundingClientRect(); return o.height > 0 && o.bottom <= b.top + 1; })()").await,
+            json!(true)
+        );
+
+        // The by-rank chart: one labelled bar per range with games, shares drawn.
+        let ranks = api(&c, &format!("/api/ranks?moves={moves}")).await;
+        let with_games: Vec<Value> = ranks["bins"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|b| b["total"].as_u64().unwrap() > 0)
+            .map(|b| b["ranks"].clone())
+            .collect();
+        assert!(with_games.len() >= 2, "{ranks}");
+        let labels = wait(&c, "[...document.querySelectorAll('#ranks-chart svg.ranks text.axis')].filter((_, i) => i % 2 === 0).map(t => t.textContent)").await;
+        assert_eq!(labels, Value::Array(with_games));
+        assert!(
+            js(&c, "document.querySelectorAll('#ranks-chart svg.ranks rect.share').length")
+                .await
+                .as_u64()
+                .unwrap()
+                > 0
+        );
+
+        // A rank range that keeps some of the games but not all (found from the API).
+        let total = search["total"].as_u64().unwrap();
+        let mut range = None;
+        for (min, max) in [("1d", "9d"), ("5d", "9d"), ("1p", "9p"), ("1k", "9d")] {
+            let q = format!("/api/search?moves={moves}&min_rank={min}&max_rank={max}");
+            let n = api(&c, &q).await["total"].as_u64().unwrap();
+            if n > 0 && n < total {
+                range = Some((min, max));
+                break;
+            }
+        }
+        let (min, max) = range.expect("a rank range that narrows the position's games");
+        click(&c, "#filters summary").await;
+        for (field, value) in [("min_rank", min), ("max_rank", max)] {
+            c.find(Locator::Css(&format!("#filter-form input[name={field}]")))
+                .await
+                .unwrap()
+                .send_keys(value)
+                .await
+                .unwrap();
+        }
+        wait(&c, &format!("new URLSearchParams(location.search).get('max_rank') === '{max}'")).await;
+        wait_ready(&c).await;
+        let filter = format!("min_rank={min}&max_rank={max}");
+        let narrowed = api(&c, &format!("/api/search?moves={moves}&{filter}")).await;
+        let games = api(&c, &format!("/api/games?moves={moves}&{filter}&limit=25")).await;
+        let all_games = api(&c, &format!("/api/games?moves={moves}&limit=25")).await;
+        assert!(games["matching"].as_u64() < all_games["matching"].as_u64());
+        let rows = table(&c).await;
+        let next = narrowed["next"].as_array().unwrap();
+        assert_eq!(rows.len(), next.len().min(10));
+        for (row, class) in rows.iter().zip(next) {
+            assert_eq!(row.1, human(class["move"].as_str().unwrap()));
+            assert_eq!(row.2, class["count"].as_u64().unwrap());
+        }
+        let counted: u64 = rows.iter().map(|r| r.2).sum();
+        assert!(counted <= narrowed["total"].as_u64().unwrap());
+        assert!(narrowed["total"].as_u64().unwrap() < total);
+        check_game_list(&c, &games, "rank range").await;
+        // Every listed game's players lie in the range (read by the test, not the server).
+        let (lo, hi) = (
+            kifudex::rank::Rank::parse(min).unwrap(),
+            kifudex::rank::Rank::parse(max).unwrap(),
+        );
+        for g in games["games"].as_array().unwrap() {
+            for k in ["black_rank", "white_rank"] {
+                let r = kifudex::rank::Rank::parse(g[k].as_str().unwrap()).unwrap();
+                assert!(lo <= r && r <= hi, "{g}");
+            }
+        }
+        shot(&c, "web-ranks.png").await;
+        c.close().await.unwrap();
+    });
+}

@@ -9,7 +9,7 @@ const LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const PAGE = 25;
 const TABLE_ROWS = 10;
 const MAX_LETTERS = 26;
-const FILTER_KEYS = ["year_from", "year_to", "player", "winner", "handicap"];
+const FILTER_KEYS = ["year_from", "year_to", "player", "winner", "handicap", "min_rank", "max_rank", "komi", "rules", "event", "from", "to"];
 const CHART_COLORS = ["#d0542c", "#2c7fb8", "#3a9a4a", "#8e5cc2", "#c79a16"];
 const REASONS = {
   occupied: "that point is occupied",
@@ -33,7 +33,7 @@ const CELLS = [".", "X", "O", "x", "o", "*"];
 /** Moves taken back, for the forward button (last taken back = last element). */
 let redo = [];
 /** The server's answers for the current query. */
-let view = { position: null, search: null, games: null, years: null, pattern: null };
+let view = { position: null, search: null, games: null, years: null, pattern: null, ranks: null };
 /** Pattern mode is on (the rectangle may not be drawn yet). */
 let patternOn = false;
 /** The rectangle being dragged: {x0, y0, x1, y1}. */
@@ -194,15 +194,17 @@ async function refreshResults(my = seq) {
   if (state.sort !== "newest") games.set("sort", state.sort);
   document.body.classList.add("loading");
   try {
-    const [search, list, years] = await Promise.all([
+    const [search, list, years, ranks] = await Promise.all([
       api("/api/search", base),
       api("/api/games", games),
       api("/api/years", base),
+      api("/api/ranks", base),
     ]);
     if (my !== seq) return;
     view.search = search;
     view.games = list;
     view.years = years;
+    view.ranks = ranks;
     view.predicted = await predictions(search);
     if (my !== seq) return;
     drawPosition();
@@ -210,6 +212,7 @@ async function refreshResults(my = seq) {
     drawTable();
     drawGames();
     drawYears();
+    drawRanks();
   } catch (e) {
     if (my === seq) message(e.message);
   } finally {
@@ -465,6 +468,57 @@ function drawYears() {
     s.textContent = `(${notes.join(", ")})`;
     legend.appendChild(s);
   }
+  host.appendChild(legend);
+}
+
+/** The opening's name above the board (from the search; none in pattern mode). */
+function drawOpening() {
+  const o = !patternOn && view.search ? view.search.opening : null;
+  const el = $("opening-name");
+  el.textContent = o ? `Opening: ${o.name}` : "";
+  el.hidden = !o;
+}
+
+/** The top next moves by the players' ranks: a bar per range of ranks, split by move. */
+function drawRanks() {
+  drawOpening();
+  const host = $("ranks-chart");
+  host.textContent = "";
+  const r = view.ranks;
+  const bins = r ? r.bins.filter((b) => b.total > 0) : [];
+  if (!r || !r.top.length || bins.length === 0) {
+    host.innerHTML = `<p class="muted empty">${patternOn ? "Not for patterns." : "No games for this position."}</p>`;
+    return;
+  }
+  const row = 16, L = 56, R = 44, W = 360, H = bins.length * row + 4;
+  const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, class: "ranks", role: "img", "aria-label": "Share of the top next moves by the players' ranks" }, host);
+  bins.forEach((b, i) => {
+    const y = 2 + i * row;
+    const t = svgEl("text", { x: L - 4, y: y + row / 2 - 1, class: "axis", "text-anchor": "end", "dominant-baseline": "central" }, svg);
+    t.textContent = b.ranks;
+    let x = L;
+    r.top.forEach((c, k) => {
+      const w = ((b.counts[k] || 0) / b.total) * (W - L - R);
+      if (w <= 0) return;
+      const rect = svgEl("rect", { x, y, width: w, height: row - 4, fill: CHART_COLORS[k % CHART_COLORS.length], class: "share" }, svg);
+      svgEl("title", {}, rect).textContent = `${human(c.move)} by ${b.ranks}: ${b.counts[k]} of ${b.total}`;
+      x += w;
+    });
+    svgEl("rect", { x, y, width: Math.max(0, W - R - x), height: row - 4, class: "volume" }, svg);
+    const n = svgEl("text", { x: W - R + 4, y: y + row / 2 - 1, class: "axis", "dominant-baseline": "central" }, svg);
+    n.textContent = String(b.total);
+  });
+  const letters = letterClasses();
+  const legend = document.createElement("div");
+  legend.className = "legend";
+  r.top.forEach((c, k) => {
+    const l = letters.find((x) => x.move === c.move && x.color === c.color);
+    const s = document.createElement("span");
+    const sw = document.createElement("i");
+    sw.style.background = CHART_COLORS[k % CHART_COLORS.length];
+    s.append(sw, `${l ? l.letter + " " : ""}${human(c.move)}`);
+    legend.appendChild(s);
+  });
   host.appendChild(legend);
 }
 
@@ -1024,10 +1078,12 @@ async function refreshPattern(my) {
     view.pattern = null;
     view.games = null;
     view.years = null;
+    view.ranks = null;
     drawPosition();
     drawTable();
     drawGames();
     drawYears();
+    drawRanks();
     return;
   }
   const search = patternParams(pt);
@@ -1054,6 +1110,8 @@ async function refreshPattern(my) {
     view.pattern = found;
     view.games = list;
     view.years = patternYears(found);
+    view.ranks = null;
+    drawRanks();
     drawPosition();
     drawTable();
     drawGames();
