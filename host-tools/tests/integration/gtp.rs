@@ -831,8 +831,8 @@ fn an_analysis_stops_at_the_next_command_and_loses_none() {
 fn sample_engine_lines(lines: &[Vec<u8>]) {
     static SAMPLE: OnceLock<Vec<u8>> = OnceLock::new();
     let bytes = SAMPLE.get_or_init(|| kifudex::sample::sample_index().unwrap());
-    let index = kifudex_core::index::Index::open(bytes).unwrap();
-    let mut engine = kifudex::gtp::Engine::new(&index, Default::default(), None);
+    let explorer = kifudex::explore::Explorer::open(bytes, "the sample").unwrap();
+    let mut engine = kifudex::gtp::Engine::new(&explorer, Default::default());
     for l in lines {
         let raw = kifudex::gtp::protocol::RawLine {
             bytes: l.clone(),
