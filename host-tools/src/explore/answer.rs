@@ -7,6 +7,7 @@
 //!
 //! Strings of the index (players, events, files) are borrowed from it (`'a`).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use kifudex_core::board::Board;
@@ -148,6 +149,16 @@ pub struct SearchAnswer {
     pub by_rank: Option<RanksAnswer>,
 }
 
+/// A player's rank as game lists show it: on the project's scale (`30k` .. `1k`, `1d` ..
+/// `9d`, `1p` .. `9p`) whatever form the record used (`P9段`, `9단`, `九段`, `7 dan`), as
+/// written when it is not a rank of the scale (empty when absent).
+pub fn shown_rank(written: &str) -> Cow<'_, str> {
+    match crate::rank::Rank::parse(written) {
+        Some(r) => Cow::Owned(r.to_string()),
+        None => Cow::Borrowed(written),
+    }
+}
+
 /// A named whole-board opening: `{"name": "Sanrensei"}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct OpeningName {
@@ -164,12 +175,13 @@ pub struct GameEntry<'a> {
     pub id: u32,
     /// `PB`.
     pub black: &'a str,
-    /// `BR`.
-    pub black_rank: &'a str,
+    /// `BR` on the project's scale (`9d`, `3k`, `2p`: [`shown_rank`]), as written when it is
+    /// not a rank of the scale.
+    pub black_rank: Cow<'a, str>,
     /// `PW`.
     pub white: &'a str,
-    /// `WR`.
-    pub white_rank: &'a str,
+    /// `WR`, as `black_rank`.
+    pub white_rank: Cow<'a, str>,
     /// `DT`.
     pub date: &'a str,
     /// `EV`.
@@ -215,9 +227,9 @@ impl<'a> GameEntry<'a> {
         GameEntry {
             id: g.id,
             black: g.black,
-            black_rank: g.black_rank,
+            black_rank: shown_rank(g.black_rank),
             white: g.white,
-            white_rank: g.white_rank,
+            white_rank: shown_rank(g.white_rank),
             date: g.date,
             event: g.event,
             round: g.round,
@@ -642,9 +654,9 @@ pub struct HitEntry<'a> {
     /// The first later move in the region.
     pub continuation: Option<HitContinuation>,
     pub black: Option<&'a str>,
-    pub black_rank: Option<&'a str>,
+    pub black_rank: Option<Cow<'a, str>>,
     pub white: Option<&'a str>,
-    pub white_rank: Option<&'a str>,
+    pub white_rank: Option<Cow<'a, str>>,
     pub date: Option<&'a str>,
     pub event: Option<&'a str>,
     pub result: Option<String>,
