@@ -7,7 +7,8 @@ use kifudex_core::board::Board;
 use kifudex_core::index::{Game, Index};
 use kifudex_core::search::NextMoves;
 
-use super::answer::{RankBin, RanksAnswer, TopMove};
+use super::answer::{RankBin, RanksAnswer};
+use super::years::{counts_of, top_moves};
 use super::{next_moves, ExploreError};
 use crate::games::GameFilter;
 use crate::rank::{GameRanks, Grade, Rank};
@@ -81,15 +82,7 @@ pub fn ranks(
         let n: NextMoves = index
             .next_moves_where(board, swap, |g| bin_of(g) == bin && filter.accepts(g))
             .map_err(ExploreError::Search)?;
-        let counts = top
-            .iter()
-            .map(|t| {
-                n.classes()
-                    .iter()
-                    .find(|c| c.color == t.color && c.mv == t.mv)
-                    .map_or(0, |c| c.count)
-            })
-            .collect();
+        let counts = counts_of(&n, &top);
         let (name, min, max) = match bin {
             MIXED => ("mixed", None, None),
             UNKNOWN => ("unknown", None, None),
@@ -108,14 +101,7 @@ pub fn ranks(
     }
     Ok(RanksAnswer {
         total: next.total(),
-        top: top
-            .iter()
-            .map(|c| TopMove {
-                mv: c.mv,
-                color: c.color,
-                count: c.count,
-            })
-            .collect(),
+        top: top_moves(&top),
         bins,
     })
 }

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 
 use kifudex_core::board::Board;
 use kifudex_core::index::Index;
+use kifudex_core::search::{NextMove, NextMoves};
 
 use super::answer::{TopMove, YearBin, YearsAnswer};
 use super::{next_moves, ExploreError};
@@ -61,16 +62,7 @@ pub fn years(
                     ..filter.clone()
                 };
                 let n = next_moves(index, board, swap, &in_bin)?;
-                let counts: Vec<u32> = top
-                    .iter()
-                    .map(|t| {
-                        n.classes()
-                            .iter()
-                            .find(|c| c.color == t.color && c.mv == t.mv)
-                            .map_or(0, |c| c.count)
-                    })
-                    .collect();
-                (n.total(), counts)
+                (n.total(), counts_of(&n, &top))
             } else {
                 (0, vec![0; top.len()])
             };
@@ -86,15 +78,31 @@ pub fn years(
     }
     Ok(YearsAnswer {
         total: next.total(),
-        top: top
-            .iter()
-            .map(|c| TopMove {
-                mv: c.mv,
-                color: c.color,
-                count: c.count,
-            })
-            .collect(),
+        top: top_moves(&top),
         bins,
         unknown_year: next.total().saturating_sub(dated),
     })
+}
+
+/// The moves a profile follows, as its answer lists them.
+pub(super) fn top_moves(top: &[NextMove]) -> Vec<TopMove> {
+    top.iter()
+        .map(|c| TopMove {
+            mv: c.mv,
+            color: c.color,
+            count: c.count,
+        })
+        .collect()
+}
+
+/// How often each of the profile's moves was played in `n` (0 where it was not).
+pub(super) fn counts_of(n: &NextMoves, top: &[NextMove]) -> Vec<u32> {
+    top.iter()
+        .map(|t| {
+            n.classes()
+                .iter()
+                .find(|c| c.color == t.color && c.mv == t.mv)
+                .map_or(0, |c| c.count)
+        })
+        .collect()
 }

@@ -423,7 +423,13 @@ pub fn hit(h: &HitEntry<'_>) -> String {
         ),
         None => "no continuation".to_string(),
     };
-    let info = match (h.date, h.black, h.black_rank.as_deref(), h.white, h.white_rank.as_deref()) {
+    let info = match (
+        h.date,
+        h.black,
+        h.black_rank.as_deref(),
+        h.white,
+        h.white_rank.as_deref(),
+    ) {
         (Some(date), Some(b), Some(br), Some(w), Some(wr)) => format!(
             "{date}  {b} {br} - {w} {wr}  {}",
             h.result.as_deref().unwrap_or("")
