@@ -57,7 +57,7 @@ impl ScanSlots {
     /// A free slot, or the refusal.
     fn take(&self) -> Result<OwnedSemaphorePermit, ApiError> {
         self.slots.clone().try_acquire_owned().map_err(|_| {
-            eprintln!("kifudex-web: pattern scan refused: every scan slot is busy");
+            eprintln!("kifudex serve: pattern scan refused: every scan slot is busy");
             ApiError::new(
                 ErrorKind::Busy,
                 "the server is busy with other pattern searches; try again in a moment",
@@ -106,13 +106,13 @@ fn run_scan(
     let secs = t.elapsed().as_secs_f64();
     match &r {
         Ok(s) => eprintln!(
-            "kifudex-web: pattern {}: scan completed in {secs:.2} s ({} hits in {} games)",
+            "kifudex serve: pattern {}: scan completed in {secs:.2} s ({} hits in {} games)",
             rows(q),
             s.report.hits,
             s.report.games
         ),
         Err(_) => eprintln!(
-            "kifudex-web: pattern {}: scan cancelled after {secs:.2} s, {} of {} games scanned",
+            "kifudex serve: pattern {}: scan cancelled after {secs:.2} s, {} of {} games scanned",
             rows(q),
             scanned.0,
             scanned.1
@@ -144,7 +144,7 @@ pub async fn answer_from_scan(
             "the pattern search was cancelled",
         )),
         Ok(Err(e)) => {
-            eprintln!("kifudex-web: a pattern scan failed: {e}");
+            eprintln!("kifudex serve: a pattern scan failed: {e}");
             Err(ApiError::new(ErrorKind::Internal, "internal error"))
         }
         Err(_) => Err(ApiError::new(

@@ -217,7 +217,7 @@ async fn compute<T: Send + 'static>(
         match task.await {
             Ok(r) => r,
             Err(e) => {
-                eprintln!("kifudex-web: an answer failed: {e}");
+                eprintln!("kifudex serve: an answer failed: {e}");
                 Err(ApiError::new(ErrorKind::Internal, "internal error"))
             }
         }
@@ -454,7 +454,7 @@ impl Server {
                     Ok(x) => x,
                     Err(e) => {
                         // Out of file descriptors and the like: wait, then go on.
-                        eprintln!("kifudex-web: accept: {e}");
+                        eprintln!("kifudex serve: accept: {e}");
                         tokio::time::sleep(Duration::from_millis(50)).await;
                         continue;
                     }
@@ -505,7 +505,7 @@ impl RunningServer {
         let addr = server.local_addr()?;
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let thread = std::thread::Builder::new()
-            .name("kifudex-web".into())
+            .name("kifudex-serve".into())
             .spawn(move || {
                 let r = runtime.block_on(server.run(async {
                     let _ = rx.await;
