@@ -122,13 +122,7 @@ pub fn evaluate(
 /// The answer of a measurement of tracked streams ([`crate::hints::eval::evaluate_streams`]).
 pub fn streams(e: &crate::hints::eval::StreamEvaluation) -> super::answer::StreamsAnswer {
     super::answer::StreamsAnswer {
-        train_games: e.train_games,
-        test_games: e.test_games,
-        untrackable: e.untrackable,
-        book_bytes: e.book_bytes,
-        snapshots: e.snapshots,
-        noise: e.noise,
-        records_wrong: e.records_wrong,
+        counts: e.counts.clone(),
         tracked: rates(&e.tracked),
         snapshots_alone: rates(&e.snapshots_alone),
     }

@@ -17,7 +17,7 @@ use kifudex_core::{Color, Move, Point};
 use serde::Serialize;
 
 use crate::games::result_text;
-use crate::hints::stream::NoiseCount;
+use crate::hints::eval::StreamCounts;
 
 /// How the answers write core values in JSON: colours as `"B"`/`"W"`, moves as SGF letters
 /// or `pass`, points (on the board, or in a pattern's grid) as SGF letters.
@@ -834,20 +834,9 @@ pub struct EvaluationAnswer {
 /// snapshots.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct StreamsAnswer {
-    /// Training games (in the book).
-    pub train_games: usize,
-    /// Test games whose streams were measured.
-    pub test_games: usize,
-    /// Test games a board cannot follow.
-    pub untrackable: usize,
-    /// The book's size in bytes.
-    pub book_bytes: usize,
-    /// Snapshots sent.
-    pub snapshots: usize,
-    /// Their noise.
-    pub noise: NoiseCount,
-    /// Test games whose record was not their main line.
-    pub records_wrong: usize,
+    /// The book, the games, the snapshots and their noise.
+    #[serde(flatten)]
+    pub counts: StreamCounts,
     /// The tracked streams, by move range, then all.
     pub tracked: Vec<GuessRate>,
     /// The same positions as plain snapshots, by move range, then all.

@@ -37,9 +37,9 @@ pub struct StreamOptions {
     pub seed: u64,
 }
 
-/// What the measurement found.
-#[derive(Clone, Debug, PartialEq)]
-pub struct StreamEvaluation {
+/// What the measurement counted: the book, the games, the snapshots and their noise.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct StreamCounts {
     /// Training games (in the book).
     pub train_games: usize,
     /// Test games whose streams were measured.
@@ -55,6 +55,13 @@ pub struct StreamEvaluation {
     pub noise: NoiseCount,
     /// Test games whose record (the `game` reply) was not their main line.
     pub records_wrong: usize,
+}
+
+/// What the measurement found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StreamEvaluation {
+    /// The counts.
+    pub counts: StreamCounts,
     /// The replies to the tracked streams, read before each move.
     pub tracked: Report,
     /// The replies to the same positions as plain snapshots, the side to move named.
@@ -125,13 +132,15 @@ pub fn evaluate_streams(
         .map(|(i, g)| measure(&hints, g, opts.seed.wrapping_add(i as u64)))
         .collect();
     let mut out = StreamEvaluation {
-        train_games: report.games_indexed,
-        test_games: games.len(),
-        untrackable,
-        book_bytes: book.len(),
-        snapshots: 0,
-        noise: NoiseCount::default(),
-        records_wrong: 0,
+        counts: StreamCounts {
+            train_games: report.games_indexed,
+            test_games: games.len(),
+            untrackable,
+            book_bytes: book.len(),
+            snapshots: 0,
+            noise: NoiseCount::default(),
+            records_wrong: 0,
+        },
         tracked: Report {
             games: games.len(),
             ..Report::default()
@@ -142,9 +151,9 @@ pub fn evaluate_streams(
         },
     };
     for r in &per_game {
-        out.snapshots += r.snapshots;
-        out.noise += r.noise;
-        out.records_wrong += !r.record_right as usize;
+        out.counts.snapshots += r.snapshots;
+        out.counts.noise += r.noise;
+        out.counts.records_wrong += !r.record_right as usize;
         for (total, part) in [
             (&mut out.tracked, &r.tracked),
             (&mut out.snapshots_alone, &r.alone),

@@ -631,19 +631,20 @@ pub fn evaluation(e: &EvaluationAnswer) -> String {
 
 /// A measurement of tracked streams (`kifudex predict --eval --streams`).
 pub fn streams(e: &StreamsAnswer) -> String {
+    let c = &e.counts;
     format!(
         "{} training games in the book ({} bytes); {} test games followed ({} a board cannot follow), {} snapshots ({} misread points, {} stones lifted and put back, {} hands, {} slid stones, {} captures lifted over several snapshots); records not the game's main line: {}\n\ntracked streams (hints read before each move):\n{}\nthe same positions as plain snapshots (side to move named):\n{}",
-        e.train_games,
-        e.book_bytes,
-        e.test_games,
-        e.untrackable,
-        e.snapshots,
-        e.noise.flickers,
-        e.noise.lifts,
-        e.noise.hands,
-        e.noise.slides,
-        e.noise.slow_captures,
-        e.records_wrong,
+        c.train_games,
+        c.book_bytes,
+        c.test_games,
+        c.untrackable,
+        c.snapshots,
+        c.noise.flickers,
+        c.noise.lifts,
+        c.noise.hands,
+        c.noise.slides,
+        c.noise.slow_captures,
+        c.records_wrong,
         guess_rates(&e.tracked),
         guess_rates(&e.snapshots_alone)
     )

@@ -235,6 +235,7 @@ function letterClasses() {
 }
 
 function drawPosition() {
+  drawOpening();
   const p = view.position;
   if (!p) return;
   searchBoard.resize(p.width, p.height);
@@ -449,16 +450,7 @@ function drawYears() {
       svgEl("title", {}, dot).textContent = `${human(c.move)} in ${label(b)}: ${b.counts[k]} of ${b.total}`;
     }
   });
-  const legend = document.createElement("div");
-  legend.className = "legend";
-  y.top.forEach((c, k) => {
-    const l = letters.find((x) => x.move === c.move && x.color === c.color);
-    const s = document.createElement("span");
-    const sw = document.createElement("i");
-    sw.style.background = CHART_COLORS[k % CHART_COLORS.length];
-    s.append(sw, `${l ? l.letter + " " : ""}${human(c.move)}`);
-    legend.appendChild(s);
-  });
+  const legend = chartLegend(y.top, letters);
   const notes = [];
   if (outside) notes.push(`${outside} in other years`);
   if (y.unknown_year) notes.push(`${y.unknown_year} without a date`);
@@ -481,7 +473,6 @@ function drawOpening() {
 
 /** The top next moves by the players' ranks: a bar per range of ranks, split by move. */
 function drawRanks() {
-  drawOpening();
   const host = $("ranks-chart");
   host.textContent = "";
   const r = view.ranks;
@@ -508,10 +499,14 @@ function drawRanks() {
     const n = svgEl("text", { x: W - R + 4, y: y + row / 2 - 1, class: "axis", "dominant-baseline": "central" }, svg);
     n.textContent = String(b.total);
   });
-  const letters = letterClasses();
+  host.appendChild(chartLegend(r.top, letterClasses()));
+}
+
+/** A chart's legend: each of its top moves in its colour, with the move's letter on the board. */
+function chartLegend(top, letters) {
   const legend = document.createElement("div");
   legend.className = "legend";
-  r.top.forEach((c, k) => {
+  top.forEach((c, k) => {
     const l = letters.find((x) => x.move === c.move && x.color === c.color);
     const s = document.createElement("span");
     const sw = document.createElement("i");
@@ -519,7 +514,7 @@ function drawRanks() {
     s.append(sw, `${l ? l.letter + " " : ""}${human(c.move)}`);
     legend.appendChild(s);
   });
-  host.appendChild(legend);
+  return legend;
 }
 
 function label(b) {
