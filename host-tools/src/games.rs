@@ -1,15 +1,19 @@
-//! Which games count, and the games that reached a position: filtered, sorted, paged.
+//! Which games count, in which order, which page of them, and the games that reached a
+//! position: filtered, sorted, paged. The explorer's requests take these types, and the
+//! pattern scan its filter.
 
 use kifudex_core::board::Board;
 use kifudex_core::index::{swapped_board, Game, Index, Occurrence};
+use kifudex_core::outcome::Margin;
 use kifudex_core::search::{NextMoves, SearchError};
 use kifudex_core::Color;
-use kifudex_web::{Sort, SortKey};
 
-use crate::present::result_text;
+use crate::rank::{GameRanks, RankRange};
 
-/// Which games count: by year, player, handicap, winner (`None` everywhere: every game).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// Which games count: by year or month, player, handicap, winner, players' ranks, komi,
+/// rules, event (`None` everywhere: every game). Equal filters select the same games (a
+/// filter is part of a query's key).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct GameFilter {
     /// Only games from this year on.
     pub year_from: Option<u16>,
@@ -21,10 +25,96 @@ pub struct GameFilter {
     pub handicap: Option<u8>,
     /// Only games won by this colour.
     pub winner: Option<Color>,
+    /// Only games whose players' ranks lie within these bounds (`--min-rank`,
+    /// `--max-rank`): both players', or with [`GameFilter::rank_of`] one player's. A rank
+    /// that cannot be read passes only when no bound is given.
+    pub ranks: RankRange,
+    /// With rank bounds: bound only this colour's player (the player to move, say);
+    /// `None`: both players.
+    pub rank_of: Option<Color>,
+    /// Only games with this komi, in hundredths of a point (`650` for 6.5).
+    pub komi: Option<i32>,
+    /// Only games whose rules (`RU`) contain this (case-insensitive).
+    pub rules: Option<String>,
+    /// Only games whose event (`EV`) contains this (case-insensitive).
+    pub event: Option<String>,
+    /// Only games from this month on, as `yyyymm` (a game whose month is unknown counts
+    /// from January of its year).
+    pub month_from: Option<u32>,
+    /// Only games up to this month, as `yyyymm` (a game whose month is unknown counts up
+    /// to December of its year).
+    pub month_to: Option<u32>,
+}
+
+/// Whether `text` contains `part`, case-insensitive (without allocating for ASCII).
+fn contains_ignoring_case(text: &str, part: &str) -> bool {
+    if text.is_ascii() && part.is_ascii() {
+        let (t, p) = (text.as_bytes(), part.as_bytes());
+        p.is_empty() || t.windows(p.len()).any(|w| w.eq_ignore_ascii_case(p))
+    } else {
+        text.to_lowercase().contains(&part.to_lowercase())
+    }
+}
+
+/// Reads a month bound as users write it: `2019-03` (or `2019/03`, `201903`), or a year
+/// alone, `2019`, which stands for January of it (`end` false) or December (`end` true).
+/// The answer is `yyyymm`.
+pub fn parse_month(text: &str, end: bool) -> Result<u32, String> {
+    let t = text.trim();
+    let bad = || format!("{text:?} is not a month: give YYYY-MM (e.g. 2019-03) or a year");
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let (year, month) = match t.split_once(['-', '/', '.']) {
+        Some((y, m)) if digits(y) && digits(m) && y.len() == 4 && m.len() <= 2 => (
+            y.parse::<u32>().map_err(|_| bad())?,
+            m.parse::<u32>().map_err(|_| bad())?,
+        ),
+        None if digits(t) && t.len() == 4 => (
+            t.parse::<u32>().map_err(|_| bad())?,
+            if end { 12 } else { 1 },
+        ),
+        None if digits(t) && t.len() == 6 => {
+            let n: u32 = t.parse().map_err(|_| bad())?;
+            (n / 100, n % 100)
+        }
+        _ => return Err(bad()),
+    };
+    if year == 0 || !(1..=12).contains(&month) {
+        return Err(bad());
+    }
+    Ok(year * 100 + month)
+}
+
+/// Reads a komi as users write it (`6.5`, `7`, `-3.25`, `0`) into hundredths of a point.
+pub fn parse_komi(text: &str) -> Result<i32, String> {
+    let bad = || format!("{text:?} is not a komi: give points like 6.5, 7 or 0");
+    let t = text.trim();
+    let (neg, t) = match t.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, t),
+    };
+    let (whole, frac) = t.split_once('.').unwrap_or((t, ""));
+    if whole.is_empty()
+        || whole.len() > 4
+        || frac.len() > 2
+        || !whole
+            .bytes()
+            .chain(frac.bytes())
+            .all(|b| b.is_ascii_digit())
+    {
+        return Err(bad());
+    }
+    let whole: i32 = whole.parse().map_err(|_| bad())?;
+    let frac: i32 = match frac.len() {
+        0 => 0,
+        1 => frac.parse::<i32>().map_err(|_| bad())? * 10,
+        _ => frac.parse().map_err(|_| bad())?,
+    };
+    let v = whole * 100 + frac;
+    Ok(if neg { -v } else { v })
 }
 
 /// Which of the matching games to list: at most `limit`, after skipping `offset`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Page {
     /// At most this many games.
     pub limit: usize,
@@ -72,6 +162,48 @@ impl GameFilter {
         if self.winner.is_some() && self.winner != g.winner {
             return false;
         }
+        if self.komi.is_some() && self.komi != g.komi {
+            return false;
+        }
+        if self
+            .rules
+            .as_deref()
+            .is_some_and(|r| !contains_ignoring_case(g.rules, r))
+        {
+            return false;
+        }
+        if self
+            .event
+            .as_deref()
+            .is_some_and(|e| !contains_ignoring_case(g.event, e))
+        {
+            return false;
+        }
+        if self.month_from.is_some() || self.month_to.is_some() {
+            let (year, month) = (g.date_key / 10_000, g.date_key / 100 % 100);
+            if year == 0 {
+                return false;
+            }
+            // The months the game may be of: its month, or its whole year.
+            let (first, last) = match month {
+                1..=12 => (year * 100 + month, year * 100 + month),
+                _ => (year * 100 + 1, year * 100 + 12),
+            };
+            if self.month_from.is_some_and(|f| first < f) || self.month_to.is_some_and(|t| last > t)
+            {
+                return false;
+            }
+        }
+        if !self.ranks.is_open() {
+            let ranks = GameRanks::of(g);
+            let kept = match self.rank_of {
+                None => self.ranks.accepts(&ranks),
+                Some(c) => self.ranks.contains(ranks.of_color(c)),
+            };
+            if !kept {
+                return false;
+            }
+        }
         true
     }
 
@@ -89,6 +221,85 @@ impl GameFilter {
         } else {
             index.next_moves_where(board, swap, |g| self.accepts(g))
         }
+    }
+}
+
+/// The orders a game list can be sorted in (`sort=`; a leading `-` reverses).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SortKey {
+    /// The index's order: newest game first (the default).
+    Newest,
+    /// Date.
+    Date,
+    /// Black's name.
+    Black,
+    /// White's name.
+    White,
+    /// Result text.
+    Result,
+    /// Event.
+    Event,
+    /// The move where the position occurred.
+    Move,
+}
+
+/// A sort order: the key and whether it is reversed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Sort {
+    /// What is compared.
+    pub key: SortKey,
+    /// Descending instead of ascending.
+    pub descending: bool,
+}
+
+impl Default for Sort {
+    fn default() -> Self {
+        Sort {
+            key: SortKey::Newest,
+            descending: false,
+        }
+    }
+}
+
+impl Sort {
+    /// Reads `date`, `-date`, `black`, `white`, `result`, `event`, `move`, `newest`.
+    pub fn parse(v: &str) -> Option<Sort> {
+        let (descending, name) = match v.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, v),
+        };
+        let key = match name {
+            "newest" => SortKey::Newest,
+            "date" => SortKey::Date,
+            "black" => SortKey::Black,
+            "white" => SortKey::White,
+            "result" => SortKey::Result,
+            "event" => SortKey::Event,
+            "move" => SortKey::Move,
+            _ => return None,
+        };
+        Some(Sort { key, descending })
+    }
+}
+
+/// The result as a short text (`B+R`, `W+6.5`...), from the parsed result when it is
+/// understood, else as written.
+pub fn result_text(g: &Game<'_>) -> String {
+    let w = match g.winner {
+        Some(Color::Black) => "B+",
+        Some(Color::White) => "W+",
+        None => match g.margin {
+            Margin::Draw => return "Draw".into(),
+            Margin::Void => return "Void".into(),
+            _ => return g.result.to_string(),
+        },
+    };
+    match g.margin {
+        Margin::Points(t) => format!("{w}{}", t as f64 / 10.0),
+        Margin::Resign => format!("{w}R"),
+        Margin::Time => format!("{w}T"),
+        Margin::Forfeit => format!("{w}F"),
+        _ => format!("{w}?"),
     }
 }
 
@@ -233,6 +444,29 @@ mod tests {
 
     fn ids(list: &GameList) -> Vec<u32> {
         list.games.iter().map(|l| l.occurrence.game).collect()
+    }
+
+    /// Months and komi as users write them; malformed values refused.
+    #[test]
+    fn months_and_komi_are_read() {
+        assert_eq!(parse_month("2019-03", false), Ok(201903));
+        assert_eq!(parse_month("2019/3", true), Ok(201903));
+        assert_eq!(parse_month("201911", false), Ok(201911));
+        assert_eq!(parse_month("2019", false), Ok(201901));
+        assert_eq!(parse_month("2019", true), Ok(201912));
+        for bad in ["2019-13", "2019-00", "19-03", "", "march", "2019-03-01"] {
+            assert!(parse_month(bad, false).is_err(), "{bad}");
+        }
+        assert_eq!(parse_komi("6.5"), Ok(650));
+        assert_eq!(parse_komi("7"), Ok(700));
+        assert_eq!(parse_komi("-3.25"), Ok(-325));
+        assert_eq!(parse_komi("0"), Ok(0));
+        for bad in ["", "6.555", "x", "6,5", "-", "99999"] {
+            assert!(parse_komi(bad).is_err(), "{bad}");
+        }
+        assert!(contains_ignoring_case("Japanese", "japan"));
+        assert!(contains_ignoring_case("第4届Mlily梦百合杯", "mlily"));
+        assert!(!contains_ignoring_case("Chinese", "japanese"));
     }
 
     /// With the colour swap, the list is the union of the two positions' lists, each game

@@ -7,7 +7,7 @@ use kifudex_core::book::Book;
 use kifudex_core::format::{Container, Kind, Section};
 use kifudex_core::index_file::IndexFile;
 
-use crate::present::numbers::{games_kept, limit, occurrences, thousands, GAMES_KEPT, OCCURRENCES};
+use crate::numbers::{games_kept, limit, occurrences, thousands, GAMES_KEPT, OCCURRENCES};
 
 fn sizes(mask: &[u32; 19]) -> String {
     let mut out = Vec::new();

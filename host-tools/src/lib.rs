@@ -1,27 +1,28 @@
 //! The desktop side of kifudex: reading SGF collections, building indexes and books,
-//! and presenting searches (command line, shell). The `kifudex` binary is a thin layer
+//! and presenting searches (command line, shell, web board). The `kifudex` binary is a thin layer
 //! over this library.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod api;
 pub mod build;
+pub mod explore;
 pub mod games;
 pub mod gtp;
 pub mod hints;
 pub mod info;
 pub mod input;
 pub mod mapped;
+pub mod numbers;
 pub mod pattern;
 pub mod position;
 pub mod predict;
-pub mod present;
+pub mod print;
 pub mod rank;
 pub mod sample;
-pub mod session;
 pub mod sgf;
 pub mod shapes;
 pub mod shell;
+pub mod web;
 
 use std::path::Path;
 

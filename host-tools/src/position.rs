@@ -1,15 +1,14 @@
-//! Query positions as a user states them beside a moves list (which
-//! [`crate::api::set_up`] plays, through the core's `parse_moves`): the position of an SGF
-//! record's main line after N moves, setup and handicap stones included ([`from_sgf`],
-//! [`from_sgf_file`]), as setup lists for a query ([`setup_lists`]); board sizes as `19` or
-//! `19x9` ([`parse_size`]); and what to say when an index's `--max-moves` cuts a position
-//! off ([`beyond_max_moves`]).
+//! Query positions as a user states them beside a moves list (which the explorer sets up,
+//! through the core's `parse_moves`): the position of an SGF record's main line after N moves, setup and handicap stones included
+//! ([`from_sgf`], [`from_sgf_file`]); board sizes as `19` or `19x9` ([`parse_size`]); what
+//! to say when an index's `--max-moves` cuts a position off ([`beyond_max_moves`]); a
+//! colour in words ([`color_name`]).
 
 use std::path::Path;
 
 use kifudex_core::board::{Board, Rules};
 use kifudex_core::notation::Sgf;
-use kifudex_core::{Color, Event, Move, Size, Stone};
+use kifudex_core::{Color, Event, Size};
 
 use crate::sgf::parse_file;
 
@@ -94,24 +93,6 @@ pub fn beyond_max_moves(max_moves: u32, depth: usize) -> Option<String> {
              than {max_moves} moves deep (built with --max-moves {max_moves})"
         )
     })
-}
-
-/// The stones of `board` as setup lists: (black, white), comma-separated SGF points.
-pub fn setup_lists(board: &Board) -> (String, String) {
-    let size = board.size();
-    let (mut black, mut white) = (Vec::new(), Vec::new());
-    for y in 0..size.height() {
-        for x in 0..size.width() {
-            let p = kifudex_core::Point::new(x, y);
-            let name = Sgf(Move::Play(p)).to_string();
-            match board.get(p) {
-                Stone::Black => black.push(name),
-                Stone::White => white.push(name),
-                Stone::Empty => {}
-            }
-        }
-    }
-    (black.join(","), white.join(","))
 }
 
 /// A board size as `19` or `19x9` (width x height, 1 to 19 each).

@@ -8,7 +8,7 @@
 //! KIFUDEX_LOAD_REQUESTS=5000 KIFUDEX_LOAD_CONNECTIONS=16 cargo bench -p kifudex-tests --bench web_load
 //! ```
 //!
-//! The server (in this process, `kifudex_web::RunningServer` with the default limits: as
+//! The server (in this process, `kifudex::web::RunningServer` with the default limits: as
 //! many compute workers as cores) and the client (64 threads) share the machine's cores.
 //! Numbers are reported, never asserted.
 
@@ -19,8 +19,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use kifudex::api::IndexBackend;
-use kifudex_web::{Limits, RunningServer};
+use kifudex::explore::answer::letters::sgf;
+use kifudex::explore::{keep, Explorer};
+use kifudex::print::json::to_line;
+use kifudex::web::{Limits, RunningServer};
+use kifudex_core::Color;
 
 fn env_or(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -31,9 +34,8 @@ fn env_or(name: &str, default: usize) -> usize {
 
 /// The requests of the mix: searches of positions from real games (the first 0 to 40
 /// moves), pages of their game lists, and whole games.
-fn targets(backend: &IndexBackend) -> Vec<String> {
-    let index = backend.index();
-    let count = index.game_count();
+fn targets(explorer: &Explorer<'_>) -> Vec<String> {
+    let count = explorer.game_count();
     let mut out = Vec::new();
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let mut rand = |n: u64| {
@@ -44,17 +46,20 @@ fn targets(backend: &IndexBackend) -> Vec<String> {
     };
     while out.len() < 3000 {
         let id = rand(count as u64) as u32;
-        let Ok(game) = kifudex::api::game(index, id) else {
+        let Ok(game) = explorer.game(id) else {
             continue;
         };
         let plain = game.setup.black.is_empty() && game.setup.white.is_empty();
-        let moves: Vec<&str> = game.moves.iter().map(|m| m.mv.as_str()).collect();
+        let moves: Vec<String> = game.moves.iter().map(|m| sgf(m.mv)).collect();
         // Alternating colours from Black, as `moves=` plays them.
-        let alternating = game
-            .moves
-            .iter()
-            .enumerate()
-            .all(|(i, m)| m.color == if i % 2 == 0 { "B" } else { "W" });
+        let alternating = game.moves.iter().enumerate().all(|(i, m)| {
+            m.color
+                == if i % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                }
+        });
         if plain && alternating && moves.len() > 40 {
             let k = rand(41) as usize;
             let q = moves[..k].join(",");
@@ -90,28 +95,25 @@ fn main() {
             bytes
         }
     };
-    let backend = IndexBackend::new(bytes, "fox_pro".into()).expect("index");
-    let games = backend.index().game_count();
-    let targets = Arc::new(targets(&backend));
-    // What each kind of request costs in-process, without HTTP (one thread).
+    let explorer = Explorer::open(keep(bytes), "fox_pro").expect("index");
+    let games = explorer.game_count();
+    let targets = Arc::new(targets(&explorer));
+    // What each kind of request costs in-process, without HTTP (one thread): the request
+    // read, the explorer's answer, its JSON text.
     for kind in ["/api/search", "/api/games", "/api/game/"] {
         let t = Instant::now();
         let mut n = 0;
         for target in targets.iter().filter(|t| t.starts_with(kind)) {
             let (path, query) = target.split_once('?').unwrap_or((target, ""));
             let ok = match kind {
-                "/api/search" => kifudex_web::request::search(query)
-                    .and_then(|q| kifudex::api::search(backend.index(), &q))
+                "/api/search" => kifudex::web::request::search(query)
+                    .is_ok_and(|q| explorer.search(&q).map(|a| to_line(&a)).is_ok()),
+                "/api/games" => kifudex::web::request::games(query)
+                    .is_ok_and(|q| explorer.games(&q).map(|a| to_line(&a)).is_ok()),
+                _ => explorer
+                    .game(path.trim_start_matches(kind).parse().unwrap())
+                    .map(|r| to_line(&r))
                     .is_ok(),
-                "/api/games" => kifudex_web::request::games(query)
-                    .and_then(|q| kifudex::api::games(backend.index(), &q))
-                    .is_ok(),
-                _ => kifudex::api::game(
-                    backend.index(),
-                    path.trim_start_matches(kind).parse().unwrap(),
-                )
-                .map(|r| kifudex::api::to_text(&r))
-                .is_ok(),
             };
             assert!(ok, "{target}");
             n += 1;
@@ -123,7 +125,7 @@ fn main() {
     }
     let limits = Limits::default();
     let workers = limits.workers;
-    let server = RunningServer::start("127.0.0.1:0".parse().unwrap(), Arc::new(backend), limits)
+    let server = RunningServer::start("127.0.0.1:0".parse().unwrap(), Arc::new(explorer), limits)
         .expect("server");
     let addr = server.addr();
     eprintln!(

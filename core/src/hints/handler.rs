@@ -301,7 +301,7 @@ impl<'a, const N: usize> Hints<'a, N> {
     /// memory is on the stack: a [`LineReader`] (1,056 bytes) and a [`Workspace`] (a
     /// 1,100-byte [`Reply`], a 164-byte board of stones only and `N` x 16 bytes of classes;
     /// the predictor's analysis of a position, about 3.7 KiB, and its guesses; the tracked
-    /// game's [`Tracker`], 2,540 bytes).
+    /// game's [`Tracker`], 2,560 bytes).
     pub fn serve<R: Read, W: Write, L: Leds>(
         &self,
         r: &mut R,

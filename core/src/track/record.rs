@@ -158,6 +158,16 @@ impl Record {
     pub fn replay(
         &self,
         board: &mut Board<StonesOnly>,
+        captured: impl FnMut(usize, &PointSet),
+    ) -> Result<(), MoveError> {
+        self.replay_to(board, self.len(), captured)
+    }
+
+    /// As [`Record::replay`], the first `len` moves only.
+    pub fn replay_to(
+        &self,
+        board: &mut Board<StonesOnly>,
+        len: usize,
         mut captured: impl FnMut(usize, &PointSet),
     ) -> Result<(), MoveError> {
         *board = Board::empty(self.size, Rules::STANDARD);
@@ -166,7 +176,7 @@ impl Record {
                 board.set_stone(p, Stone::of(color))?;
             }
         }
-        for (i, (color, p)) in self.moves().enumerate() {
+        for (i, (color, p)) in self.moves().take(len).enumerate() {
             let caps = board.play(color, Move::Play(p))?;
             captured(i, &caps.points);
         }

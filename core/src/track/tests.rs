@@ -305,3 +305,321 @@ fn the_first_snapshot_is_the_setup() {
 fn a_tracker_is_small() {
     assert!(core::mem::size_of::<Tracker>() <= 2560);
 }
+
+/// A 5x5 corner where Black's stone at aa is captured by White at ab (White's ba and
+/// Black's ee set up: Black to move).
+const CORNER: [&str; 5] = [".O...", ".....", ".....", ".....", "....X"];
+
+#[test]
+fn a_provisional_move_captured_at_once_survives_a_phantom_move_recorded_meanwhile() {
+    // Black plays aa and a phantom white stone shows at cc on the same snapshot: both are
+    // recorded (both players may move between two snapshots). White's real move ab is then
+    // of the side not to move. When the phantom goes and aa is lifted (ab captured it), the
+    // phantom is taken back and Black's move kept: ab took it.
+    let mut t = started(&CORNER);
+    assert_eq!(t.to_move(), Color::Black);
+    assert_eq!(
+        t.see(&snap(&["XO...", ".....", "..O..", ".....", "....X"])),
+        Seen::Consistent
+    );
+    assert_eq!(moves(&t), "Baa Wcc");
+    assert_eq!(
+        t.see(&snap(&["XO...", "O....", "..O..", ".....", "....X"])),
+        fix(Condition::WrongColor, "ab")
+    );
+    assert_eq!(
+        t.see(&snap(&[".O...", "O....", ".....", ".....", "....X"])),
+        Seen::Consistent
+    );
+    assert_eq!(moves(&t), "Baa Wab");
+}
+
+#[test]
+fn a_provisional_move_captured_while_another_stone_is_misread_survives() {
+    // Black plays aa, White captures it at ab while Black's ee reads empty: restore ee; aa
+    // lifted meanwhile is still the captured stone, not a move taken back.
+    let mut t = started(&CORNER);
+    assert_eq!(
+        t.see(&snap(&["XO...", ".....", ".....", ".....", "....X"])),
+        Seen::Consistent
+    );
+    assert_eq!(
+        t.see(&snap(&["XO...", "O....", ".....", ".....", "....."])),
+        fix(Condition::Restore, "ee")
+    );
+    assert_eq!(
+        t.see(&snap(&[".O...", "O....", ".....", ".....", "....."])),
+        fix(Condition::Restore, "ee")
+    );
+    assert_eq!(moves(&t), "Baa");
+    assert_eq!(
+        t.see(&snap(&[".O...", "O....", ".....", ".....", "....X"])),
+        Seen::Consistent
+    );
+    assert_eq!(moves(&t), "Baa Wab");
+}
+
+#[test]
+fn a_move_settles_on_snapshots_that_agree_with_the_record() {
+    // White's stone slid from dd to cd, and dd misread as white for two more snapshots:
+    // dd is seen on three snapshots, but on two of them White's real stone is there too
+    // (of the side not to move after dd): dd stays provisional and goes when dd clears.
+    let mut t = started(&[".....", ".....", "..X..", ".....", "....."]);
+    let slid = [".....", ".....", "..X..", "...O.", "....."];
+    let both = [".....", ".....", "..X..", "..OO.", "....."];
+    let real = [".....", ".....", "..X..", "..O..", "....."];
+    assert_eq!(t.see(&snap(&slid)), Seen::Consistent);
+    assert_eq!(moves(&t), "Wdd");
+    assert_eq!(t.see(&snap(&both)), fix(Condition::WrongColor, "cd"));
+    assert_eq!(t.see(&snap(&both)), fix(Condition::WrongColor, "cd"));
+    assert_eq!(t.settled(), 0);
+    assert_eq!(t.see(&snap(&real)), Seen::Consistent);
+    assert_eq!(moves(&t), "Wcd");
+}
+
+/// White's group ab, bb, cb, ca with two liberties (aa, ba) in Black's corner: a
+/// snapback. Black to move.
+const SNAPBACK: [&str; 5] = ["..OX.", "OOOX.", "XXXX.", ".....", "....."];
+
+#[test]
+fn a_snapback_played_at_once_is_a_move() {
+    let mut t = Tracker::new();
+    t.start(&snap(&SNAPBACK), Some(Color::Black));
+    // Black throws in at ba, White takes it at aa, Black plays ba again as soon as the
+    // stone is lifted: the recapture takes White's five stones.
+    assert_eq!(
+        t.see(&snap(&[".XOX.", "OOOX.", "XXXX.", ".....", "....."])),
+        Seen::Consistent
+    );
+    assert_eq!(
+        t.see(&snap(&["OXOX.", "OOOX.", "XXXX.", ".....", "....."])),
+        fix(Condition::Remove, "ba")
+    );
+    let taken = ["O.OX.", "OOOX.", "XXXX.", ".....", "....."];
+    assert_eq!(t.see(&snap(&taken)), Seen::Consistent);
+    assert_eq!(
+        t.see(&snap(&["OXOX.", "OOOX.", "XXXX.", ".....", "....."])),
+        fix(Condition::Remove, "aa,ca,ab,bb,cb")
+    );
+    assert_eq!(moves(&t), "Bba Waa Bba");
+    let after = [".X.X.", "...X.", "XXXX.", ".....", "....."];
+    for _ in 0..STABLE {
+        assert_eq!(t.see(&snap(&after)), Seen::Consistent);
+    }
+    assert_eq!(t.settled(), 3);
+    assert_eq!(moves(&t), "Bba Waa Bba");
+}
+
+#[test]
+fn a_stone_captured_by_a_phantom_is_not_a_move_that_retakes() {
+    // Black's stone thrown in at ba; a phantom white stone at aa would take it, but it
+    // stays on the board (never lifted): it is to be removed, never taken for Black
+    // retaking (which would capture the phantom and its group); when the phantom goes,
+    // nothing happened.
+    let mut t = Tracker::new();
+    t.start(&snap(&SNAPBACK), Some(Color::Black));
+    let thrown = [".XOX.", "OOOX.", "XXXX.", ".....", "....."];
+    for _ in 0..STABLE {
+        assert_eq!(t.see(&snap(&thrown)), Seen::Consistent);
+    }
+    assert_eq!(
+        t.see(&snap(&["OXOX.", "OOOX.", "XXXX.", ".....", "....."])),
+        fix(Condition::Remove, "ba")
+    );
+    assert_eq!(t.see(&snap(&thrown)), Seen::Consistent);
+    assert_eq!(moves(&t), "Bba");
+}
+
+#[test]
+fn a_captured_stone_misread_in_a_snapback_shape_is_taken_back_when_lifted() {
+    let mut t = Tracker::new();
+    t.start(&snap(&SNAPBACK), Some(Color::Black));
+    let thrown = [".XOX.", "OOOX.", "XXXX.", ".....", "....."];
+    let taken_on_board = ["OXOX.", "OOOX.", "XXXX.", ".....", "....."];
+    let taken = ["O.OX.", "OOOX.", "XXXX.", ".....", "....."];
+    assert_eq!(t.see(&snap(&thrown)), Seen::Consistent);
+    assert_eq!(t.see(&snap(&taken_on_board)), fix(Condition::Remove, "ba"));
+    // The captured stone, still on the board, misreads empty once: when it reads again it
+    // looks like the snapback, recorded for the moment (the stones it would take stay) ...
+    assert_eq!(t.see(&snap(&taken)), Seen::Consistent);
+    assert_eq!(
+        t.see(&snap(&taken_on_board)),
+        fix(Condition::Remove, "aa,ca,ab,bb,cb")
+    );
+    assert_eq!(
+        t.see(&snap(&taken_on_board)),
+        fix(Condition::Remove, "aa,ca,ab,bb,cb")
+    );
+    assert_eq!(moves(&t), "Bba Waa Bba");
+    // ... and taken back when White lifts it.
+    for _ in 0..STABLE {
+        assert_eq!(t.see(&snap(&taken)), Seen::Consistent);
+    }
+    assert_eq!(moves(&t), "Bba Waa");
+}
+
+#[test]
+fn a_ko_retaken_after_the_threat_exchange_is_a_move_however_fast() {
+    // White takes the ko at bb; Black's threat at ee and White's answer at ed come one
+    // snapshot each, and Black retakes at cb at once: the point of a stone captured three
+    // moves ago is free again. Then the same with the answer and the retake on one snapshot.
+    let start = [".XO..", "X.XO.", ".XO..", ".....", "....."];
+    for one_snapshot in [false, true] {
+        let mut t = Tracker::new();
+        t.start(&snap(&start), Some(Color::White));
+        let steps: &[(&[&str; 5], Seen)] = &[
+            (
+                &[".XO..", "XOXO.", ".XO..", ".....", "....."],
+                fix(Condition::Remove, "cb"),
+            ),
+            (
+                &[".XO..", "XO.O.", ".XO..", ".....", "....."],
+                Seen::Consistent,
+            ),
+            (
+                &[".XO..", "XO.O.", ".XO..", ".....", "....X"],
+                Seen::Consistent,
+            ),
+        ];
+        for (s, want) in steps {
+            assert_eq!(t.see(&snap(*s)), *want, "{s:?}");
+        }
+        if !one_snapshot {
+            assert_eq!(
+                t.see(&snap(&[".XO..", "XO.O.", ".XO..", "....O", "....X"])),
+                Seen::Consistent
+            );
+        }
+        assert_eq!(
+            t.see(&snap(&[".XO..", "XOXO.", ".XO..", "....O", "....X"])),
+            fix(Condition::Remove, "bb")
+        );
+        assert_eq!(
+            t.see(&snap(&[".XO..", "X.XO.", ".XO..", "....O", "....X"])),
+            Seen::Consistent
+        );
+        assert_eq!(moves(&t), "Wbb Bee Wed Bcb", "{one_snapshot}");
+    }
+}
+
+#[test]
+fn a_phantom_then_a_stone_slid_over_it_settles_and_moves_where_the_stone_lands() {
+    // A phantom white stone at cc for two snapshots, then White's stone slid over it to dc:
+    // cc stood three snapshots and settled; when the stone lands next door it is moved
+    // there, provisional again.
+    let mut t = started(&[".....", ".....", ".....", ".X...", "....."]);
+    let phantom = [".....", ".....", "..O..", ".X...", "....."];
+    for _ in 0..STABLE {
+        assert_eq!(t.see(&snap(&phantom)), Seen::Consistent);
+    }
+    assert_eq!((moves(&t).as_str(), t.settled()), ("Wcc", 1));
+    let landed = [".....", ".....", "...O.", ".X...", "....."];
+    assert_eq!(t.see(&snap(&landed)), Seen::Consistent);
+    assert_eq!((moves(&t).as_str(), t.settled()), ("Wdc", 0));
+    // Black to move: a black stone next to a settled white move is Black's move.
+    let b = [".....", ".....", "..XO.", ".X...", "....."];
+    for _ in 0..STABLE {
+        assert_eq!(t.see(&snap(&b)), Seen::Consistent);
+    }
+    assert_eq!((moves(&t).as_str(), t.settled()), ("Wdc Bcc", 2));
+    // A settled last move whose stone shows elsewhere (a phantom that stood three
+    // snapshots, then the real move) is moved there; and back if the old stone returns.
+    let far = ["..X..", ".....", "...O.", ".X...", "....."];
+    assert_eq!(t.see(&snap(&far)), Seen::Consistent);
+    assert_eq!((moves(&t).as_str(), t.settled()), ("Wdc Bca", 1));
+    assert_eq!(t.see(&snap(&b)), Seen::Consistent);
+    assert_eq!((moves(&t).as_str(), t.settled()), ("Wdc Bcc", 1));
+}
+
+#[test]
+fn a_move_taken_back_while_its_capturer_read_wrong_comes_back() {
+    // White's aa, provisional, is taken at once by Black's ab, which reads white (a
+    // misreading since before it was placed) as aa is lifted: aa is taken back and ab
+    // recorded as White's (a slide from aa); when ab reads black, aa comes back, captured.
+    let mut t = started(&[".X...", ".....", ".....", ".....", "....."]);
+    let aa = ["OX...", ".....", ".....", ".....", "....."];
+    assert_eq!(t.see(&snap(&aa)), Seen::Consistent);
+    assert_eq!(t.see(&snap(&aa)), Seen::Consistent);
+    assert_eq!(
+        t.see(&snap(&["OX...", "O....", ".....", ".....", "....."])),
+        fix(Condition::WrongColor, "ab")
+    );
+    assert_eq!(
+        t.see(&snap(&[".X...", "O....", ".....", ".....", "....."])),
+        Seen::Consistent
+    );
+    assert_eq!(moves(&t), "Wab");
+    assert_eq!(
+        t.see(&snap(&[".X...", "X....", ".....", ".....", "....."])),
+        Seen::Consistent
+    );
+    assert_eq!(moves(&t), "Waa Bab");
+}
+
+#[test]
+fn moves_taken_back_and_seen_again_with_later_ones_are_replayed_in_their_order() {
+    // White's dd, provisional, reads black as Black plays bb: dd is taken back, two new
+    // black stones are to remove. Then dd reads white and White has played ee: of White's
+    // two new stones, dd was played first (the record had it): dd, bb, ee.
+    let mut t = started(&[".....", ".....", ".....", ".....", "....."]);
+    let cc = [".....", ".....", "..X..", ".....", "....."];
+    for _ in 0..STABLE {
+        assert_eq!(t.see(&snap(&cc)), Seen::Consistent);
+    }
+    let dd = [".....", ".....", "..X..", "...O.", "....."];
+    assert_eq!(t.see(&snap(&dd)), Seen::Consistent);
+    assert_eq!(t.see(&snap(&dd)), Seen::Consistent);
+    assert_eq!(
+        t.see(&snap(&[".....", ".X...", "..X..", "...X.", "....."])),
+        fix(Condition::Remove, "bb,dd")
+    );
+    assert_eq!(moves(&t), "Bcc");
+    assert_eq!(
+        t.see(&snap(&[".....", ".X...", "..X..", "...O.", "....O"])),
+        Seen::Consistent
+    );
+    assert_eq!(moves(&t), "Bcc Wdd Bbb Wee");
+}
+
+#[test]
+fn a_settled_move_that_captured_is_not_moved() {
+    // Black takes aa's white stone at ba... then slides ba to ca: the capture stands, the
+    // board is asked to restore ba.
+    let mut t = started(&["O....", "X....", ".....", ".....", "....."]);
+    let taken = [".X...", "X....", ".....", ".....", "....."];
+    for _ in 0..STABLE {
+        assert_eq!(t.see(&snap(&taken)), Seen::Consistent);
+    }
+    assert_eq!(moves(&t), "Bba");
+    assert_eq!(
+        t.see(&snap(&["..X..", "X....", ".....", ".....", "....."])),
+        fix(Condition::Restore, "ba")
+    );
+    assert_eq!(moves(&t), "Bba");
+}
+
+#[test]
+fn a_settled_move_captured_while_its_capturer_read_wrong_comes_back() {
+    // White's aa, settled, is taken by Black's ab; as aa is lifted ab reads white: ab is
+    // taken back, and White's aa moved to ab for the moment; when ab reads black, aa comes
+    // back, captured.
+    let mut t = started(&[".X...", ".....", ".....", ".....", "....."]);
+    let aa = ["OX...", ".....", ".....", ".....", "....."];
+    for _ in 0..STABLE {
+        assert_eq!(t.see(&snap(&aa)), Seen::Consistent);
+    }
+    assert_eq!(
+        t.see(&snap(&["OX...", "X....", ".....", ".....", "....."])),
+        fix(Condition::Remove, "aa")
+    );
+    assert_eq!(
+        t.see(&snap(&[".X...", "O....", ".....", ".....", "....."])),
+        Seen::Consistent
+    );
+    assert_eq!(moves(&t), "Wab");
+    assert_eq!(
+        t.see(&snap(&[".X...", "X....", ".....", ".....", "....."])),
+        Seen::Consistent
+    );
+    assert_eq!(moves(&t), "Waa Bab");
+}

@@ -126,10 +126,10 @@ impl BuildReport {
     }
 
     /// A human-readable summary (several lines), in the words of `kifudex info`
-    /// ([`crate::present::numbers`]): the games read as a sum of the games kept and the
+    /// ([`crate::numbers`]): the games read as a sum of the games kept and the
     /// duplicates left out, the games kept as a sum of those with and without moves.
     pub fn summary(&self) -> String {
-        use crate::present::numbers::{self as n, thousands};
+        use crate::numbers::{self as n, thousands};
         use std::fmt::Write;
         let mut s = String::new();
         if let Some(a) = &self.added {

@@ -1,16 +1,12 @@
-//! The one question the engines ask the index: which moves did the games that reached this
-//! position play next, and how did those games end. Everything else in `gtp` is about the
-//! protocols.
-
-use std::collections::BTreeSet;
+//! The one question the engines ask the explorer: which moves did the games that reached
+//! this position play next, and how did those games end. Everything else in `gtp` is about
+//! the protocols.
 
 use kifudex_core::board::Board;
-use kifudex_core::index::Index;
-use kifudex_core::search::{NextMoves, SearchError};
-use kifudex_core::stored::StoredGame;
 use kifudex_core::{Color, Move};
 
-use crate::games::GameFilter;
+use crate::explore::request::{GameFilter, SearchRequest};
+use crate::explore::{ExploreError, Explorer};
 
 /// One next move of the database for one colour: a class of moves that the position's
 /// symmetry makes equal, shown as one move (as `kifudex search` shows it).
@@ -39,16 +35,21 @@ impl DbMove {
 
 /// The next moves of `color` from `board` in the games `filter` keeps (the position found
 /// in any orientation, the moves mapped back onto it), most played first, in the order of
-/// `kifudex search`.
+/// `kifudex search`: the explorer's search, one colour of it.
 pub fn next_moves(
-    index: &Index<'_>,
+    explorer: &Explorer<'_>,
     board: &Board,
     filter: &GameFilter,
     color: Color,
-) -> Result<Vec<DbMove>, SearchError> {
-    let next: NextMoves = filter.next_moves(index, board, false)?;
-    Ok(next
-        .classes()
+) -> Result<Vec<DbMove>, ExploreError> {
+    let q = SearchRequest {
+        at: board.clone().into(),
+        swap: false,
+        filter: filter.clone(),
+    };
+    Ok(explorer
+        .search(&q)?
+        .next
         .iter()
         .filter(|c| c.color == color)
         .map(|c| DbMove {
@@ -58,12 +59,4 @@ pub fn next_moves(
             white_wins: c.white_wins,
         })
         .collect())
-}
-
-/// The board sizes of the index's games, as (width, height).
-pub fn board_sizes(index: &Index<'_>) -> BTreeSet<(u8, u8)> {
-    (0..index.game_count())
-        .filter_map(|id| index.stored_game(id))
-        .map(|g| (g.size().width(), g.size().height()))
-        .collect()
 }

@@ -1,6 +1,6 @@
 //! The GTP engine's state and its commands: a board with its history (for `undo` and
-//! `printsgf`), the komi, and the index (with a filter of games and, with `--book`, a move
-//! predictor) that `genmove` and the analysis commands ask.
+//! `printsgf`), the komi, and the explorer (with a filter of games and, with `--book`, a
+//! move predictor) that `genmove` and the analysis commands ask.
 //!
 //! [`Engine::handle`] answers one input line and never panics: every problem is a `?`
 //! answer.
@@ -9,14 +9,14 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 use kifudex_core::board::Board;
-use kifudex_core::index::Index;
-use kifudex_core::predict::{History, Predictor};
+use kifudex_core::predict::History;
 use kifudex_core::{Color, Event, Move, Replay, Size, Stone};
 
 use super::analysis::{self, Format};
 use super::database::{self, DbMove};
 use super::protocol::{self, failure, parse_color, parse_vertex, success, vertex, RawLine};
-use crate::games::GameFilter;
+use crate::explore::request::{GameFilter, SuggestRequest};
+use crate::explore::{ExploreError, Explorer};
 use crate::sgf::{self, GameInfo};
 
 /// The moves and setup stones a game can hold.
@@ -119,9 +119,8 @@ impl Game {
 
 /// The engine (see the module documentation).
 pub struct Engine<'a> {
-    index: &'a Index<'a>,
+    explorer: &'a Explorer<'a>,
     filter: GameFilter,
-    predictor: Option<&'a Predictor<'a>>,
     /// The board sizes the index holds, found at the first `boardsize`.
     sizes: Option<BTreeSet<(u8, u8)>>,
     game: Game,
@@ -129,17 +128,13 @@ pub struct Engine<'a> {
 }
 
 impl<'a> Engine<'a> {
-    /// An engine on the empty 19x19 board, komi 0, answering from the games of `index`
-    /// that `filter` keeps; `genmove` falls back on `predictor` where no game continues.
-    pub fn new(
-        index: &'a Index<'a>,
-        filter: GameFilter,
-        predictor: Option<&'a Predictor<'a>>,
-    ) -> Engine<'a> {
+    /// An engine on the empty 19x19 board, komi 0, answering from the games of the
+    /// explorer's index that `filter` keeps; `genmove` falls back on the explorer's move
+    /// predictor (if it has one) where no game continues.
+    pub fn new(explorer: &'a Explorer<'a>, filter: GameFilter) -> Engine<'a> {
         Engine {
-            index,
+            explorer,
             filter,
-            predictor,
             sizes: None,
             game: Game::new(Size::STANDARD),
             komi: 0.0,
@@ -281,8 +276,8 @@ impl<'a> Engine<'a> {
 
     /// The database's moves of `color` in the position.
     fn database_moves(&self, color: Color) -> Result<Vec<DbMove>, String> {
-        database::next_moves(self.index, self.board(), &self.filter, color)
-            .map_err(|e| format!("the search cannot be completed ({e:?})"))
+        database::next_moves(self.explorer, self.board(), &self.filter, color)
+            .map_err(|e| e.to_string())
     }
 
     /// `lz-analyze` and `kata-analyze`: the line and its interval.
@@ -305,27 +300,28 @@ impl<'a> Engine<'a> {
         if let Some(m) = self.database_moves(color)?.iter().find(|m| legal(m.mv)) {
             return Ok(m.mv);
         }
-        if let Some(predictor) = self.predictor {
-            let guesses = crate::predict::suggest::predictions(
-                predictor,
-                board,
-                color,
-                self.game.last_moves(),
-                0,
-            );
-            if let Some(g) = guesses.iter().find(|g| legal(Move::Play(g.point))) {
-                return Ok(Move::Play(g.point));
+        let q = SuggestRequest {
+            board: board.clone(),
+            to_move: color,
+            history: self.game.last_moves(),
+            max: 0,
+        };
+        match self.explorer.suggest(&q) {
+            Ok(guesses) => {
+                if let Some(g) = guesses.moves.iter().find(|g| legal(Move::Play(g.point))) {
+                    return Ok(Move::Play(g.point));
+                }
             }
+            Err(ExploreError::NoPredictor) => {}
+            Err(e) => return Err(e.to_string()),
         }
         Ok(Move::Pass)
     }
 
     /// The square size `n` if the index holds games of it.
     fn held_size(&mut self, n: u8) -> Option<Size> {
-        let index = self.index;
-        let sizes = self
-            .sizes
-            .get_or_insert_with(|| database::board_sizes(index));
+        let explorer = self.explorer;
+        let sizes = self.sizes.get_or_insert_with(|| explorer.board_sizes());
         sizes.contains(&(n, n)).then(|| Size::square(n)).flatten()
     }
 

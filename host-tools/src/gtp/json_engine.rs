@@ -16,13 +16,13 @@
 use std::collections::BTreeSet;
 
 use kifudex_core::board::{Board, KoRule, Rules};
-use kifudex_core::index::Index;
 use kifudex_core::{Color, Move, Point, Size};
 use serde_json::{json, Map, Value};
 
 use super::database::{self, DbMove};
 use super::protocol::{self, RawLine};
-use crate::games::GameFilter;
+use crate::explore::request::GameFilter;
+use crate::explore::Explorer;
 
 /// Whose win rate the answers report (KataGo's `reportAnalysisWinratesAs`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -46,18 +46,18 @@ fn bad(field: &'static str, message: impl Into<String>) -> QueryError {
     }
 }
 
-/// The engine: the index, the games that count, the sizes the index holds.
+/// The engine: the explorer, the games that count, the sizes the index holds.
 pub struct JsonEngine<'a> {
-    index: &'a Index<'a>,
+    explorer: &'a Explorer<'a>,
     filter: GameFilter,
     sizes: Option<BTreeSet<(u8, u8)>>,
 }
 
 impl<'a> JsonEngine<'a> {
-    /// An engine answering from the games of `index` that `filter` keeps.
-    pub fn new(index: &'a Index<'a>, filter: GameFilter) -> JsonEngine<'a> {
+    /// An engine answering from the games of the explorer's index that `filter` keeps.
+    pub fn new(explorer: &'a Explorer<'a>, filter: GameFilter) -> JsonEngine<'a> {
         JsonEngine {
-            index,
+            explorer,
             filter,
             sizes: None,
         }
@@ -238,9 +238,9 @@ impl<'a> JsonEngine<'a> {
             };
             let board = &boards[turn];
             let mut next = if held {
-                database::next_moves(self.index, board, &self.filter, to_move).map_err(|e| {
+                database::next_moves(self.explorer, board, &self.filter, to_move).map_err(|e| {
                     QueryError {
-                        message: format!("the search cannot be completed ({e:?})"),
+                        message: e.to_string(),
                         field: None,
                     }
                 })?
@@ -263,9 +263,9 @@ impl<'a> JsonEngine<'a> {
     }
 
     fn holds(&mut self, size: Size) -> bool {
-        let index = self.index;
+        let explorer = self.explorer;
         self.sizes
-            .get_or_insert_with(|| database::board_sizes(index))
+            .get_or_insert_with(|| explorer.board_sizes())
             .contains(&(size.width(), size.height()))
     }
 }
@@ -497,8 +497,8 @@ pub fn serve(
 }
 
 /// `kifudex analysis` on standard input and output.
-pub fn run_stdio(index: &Index<'_>, filter: GameFilter) -> anyhow::Result<()> {
-    let mut engine = JsonEngine::new(index, filter);
+pub fn run_stdio(explorer: &Explorer<'_>, filter: GameFilter) -> anyhow::Result<()> {
+    let mut engine = JsonEngine::new(explorer, filter);
     serve(
         &mut engine,
         std::io::stdin().lock(),

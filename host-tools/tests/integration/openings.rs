@@ -45,14 +45,52 @@ fn images(points: &[(i32, i32)]) -> Vec<Points> {
 /// Per opening: (games reaching it, of which formed by Black, by White), by the core.
 type Reached = BTreeMap<&'static str, (usize, usize, usize)>;
 
+/// An opening as this test reads the table: its name, how many stones define it, and the
+/// 8 images of (mine, theirs).
+type Images = (&'static str, usize, Vec<(Points, Points)>);
+
+/// The opening named by the rule, found the simple way: every table entry, every image,
+/// both colour choices; the most defining stones wins, the first of the table on a tie.
+fn simple_name(table: &[Images], stones: &[Points; 2]) -> Option<(&'static str, Color)> {
+    if stones[0].len() + stones[1].len() > 30 || stones[0].len() + stones[1].len() == 0 {
+        return None;
+    }
+    let mut best: Option<(&'static str, usize, Color)> = None;
+    for (name, n, images) in table {
+        if best.is_some_and(|b| b.1 >= *n) {
+            continue;
+        }
+        'colours: for (color, mine, theirs) in [
+            (Color::Black, &stones[0], &stones[1]),
+            (Color::White, &stones[1], &stones[0]),
+        ] {
+            for (m, t) in images {
+                if m.is_subset(mine) && t.is_subset(theirs) {
+                    best = Some((name, *n, color));
+                    break 'colours;
+                }
+            }
+        }
+    }
+    best.map(|b| (b.0, b.2))
+}
+
 /// The games of fox_pro and the openings each reaches, both ways.
 fn fox_pro_openings() -> (usize, Reached, Reached) {
     let (sources, _) = collect_sources(&[root().join("../shared/corpus/fox_pro")]);
-    let tables: Vec<(&'static str, Vec<Points>)> = OPENINGS
+    let table: Vec<Images> = OPENINGS
         .iter()
         .map(|o| {
-            let pts: Vec<(i32, i32)> = o.stones.iter().map(|p| (p.x as i32, p.y as i32)).collect();
-            (o.name, images(&pts))
+            let xy = |ps: &[kifudex_core::Point]| -> Vec<(i32, i32)> {
+                ps.iter().map(|p| (p.x as i32, p.y as i32)).collect()
+            };
+            let mine = images(&xy(o.stones));
+            let theirs = images(&xy(o.theirs));
+            (
+                o.name,
+                o.stones.len() + o.theirs.len(),
+                mine.into_iter().zip(theirs).collect(),
+            )
         })
         .collect();
     let mut games = 0;
@@ -69,7 +107,10 @@ fn fox_pro_openings() -> (usize, Reached, Reached) {
     };
     for s in &sources {
         for g in s.parse().games {
-            if g.size != Size::STANDARD {
+            // Whole-board openings are reached by moves: a game set up with stones (a
+            // handicap game) is not named, by the tools or here.
+            if g.size != Size::STANDARD || g.events.iter().any(|e| matches!(e, Event::Setup { .. }))
+            {
                 continue;
             }
             games += 1;
@@ -81,11 +122,8 @@ fn fox_pro_openings() -> (usize, Reached, Reached) {
                 if let Some(n) = of_board(board) {
                     found_core.insert((n.opening.name, n.color));
                 }
-                for (i, color) in [Color::Black, Color::White].into_iter().enumerate() {
-                    if let Some((name, _)) = tables.iter().find(|(_, im)| im.contains(&stones[i])) {
-                        found_simple.insert((*name, color));
-                        break;
-                    }
+                if let Some(found) = simple_name(&table, stones) {
+                    found_simple.insert(found);
                 }
             };
             look(&board, &stones);
@@ -105,15 +143,17 @@ fn fox_pro_openings() -> (usize, Reached, Reached) {
                         };
                     }
                     Event::Play { color, mv } => {
-                        if board.play(color, mv).is_err() {
+                        let Ok(captured) = board.play(color, mv) else {
                             break;
-                        }
+                        };
                         if let Move::Play(p) = mv {
                             stones[color.index()].insert((p.x as i32, p.y as i32));
                         }
-                        // Past 3 stones of each colour no opening can be named (no
-                        // capture happens that early in these games: checked by the equality).
-                        if stones[0].len() > 4 && stones[1].len() > 4 {
+                        // Captures (the board's rules are not what is checked here).
+                        for q in captured.points.iter() {
+                            stones[color.opponent().index()].remove(&(q.x as i32, q.y as i32));
+                        }
+                        if stones[0].len() + stones[1].len() > 31 {
                             break;
                         }
                     }
@@ -139,49 +179,73 @@ fn openings_doc() -> String {
     out += "`\"opening\": {\"name\": ...}` for a named position (else `\"opening\": null`), and `kifudex\n";
     out += "shapes` names the most frequent opening sequences.\n\n";
     out += "## The rule\n\n";
-    out += "A position is named after an opening when **the stones of one colour are exactly the\n";
-    out += "opening's defining stones**, in any of the 8 orientations of the board. The other\n";
-    out += "colour's stones may stand anywhere (they are the opponent's answers). Black's stones are\n";
-    out += "looked at first, then White's: the colour-exchanged opening has the same name. A\n";
-    out += "defining stone missing, or one more stone of that colour, and the position is not\n";
-    out += "named so; a position is never named where the opening's stones are not all on the\n";
-    out += "board (the core's tests check every opening in its 16 orientations and colours, and\n";
-    out += "that a missing or an extra stone undoes the name). Only 19x19 positions are named.\n\n";
+    out += "Each opening of the table is defined by a few stones: those of the player who forms\n";
+    out += "it and, for the formations played against the opponent's corner, the opponent's\n";
+    out += "stone there. A position is named after an opening when **all its defining stones\n";
+    out += "are on the board**, in any of the 8 orientations of the board and with the colours\n";
+    out += "as defined or exchanged (16 choices); other stones may stand anywhere. When the\n";
+    out += "stones of several openings are on the board, the most specific wins (the most\n";
+    out += "defining stones: Cosmic style over Sanrensei over Nirensei), and among equally\n";
+    out += "specific ones the first of the table. Only the opening is named: 19x19 positions\n";
+    out += "with at most 30 stones on the board. A position is never named after an opening\n";
+    out += "whose stones are not all there (the core's tests place every opening in its 16\n";
+    out += "orientations and colours, and take away or turn one stone of it among random\n";
+    out += "others). A position set up with stones before its moves (a handicap game, a\n";
+    out += "problem) is not named: players reach these openings by moves (`search` and\n";
+    out += "`shapes` leave such positions and sequences unnamed).\n\n";
     out += "A sequence of moves (the `shapes` openings list) is named after the last of its\n";
-    out += "positions that has a name: the opening it passed through.\n\n";
+    out += "positions that has a name: the opening it passed through. `search --json` and\n";
+    out += "`/api/search` name the position searched; the shell prints `Opening: NAME` under a\n";
+    out += "search, the web board shows it above the board.\n\n";
     out += "The recognizer needs no allocation (a constant table, the board's stones of each\n";
-    out +=
-        "colour as bit sets) and reads a colour's stones only when it has as many as an opening\n";
-    out += "defines, so the firmware could name openings too.\n\n";
+    out += "colour as bit sets), so the firmware could name openings too.\n\n";
     out += "## The table\n\n";
-    out += "Coordinates as on a board with `A` at the left and `1` at the bottom, in the table's\n";
+    out += "Written for the project from the usual diagrams of each opening (the textbook\n";
+    out +=
+        "shapes, as a player would set them up); the coordinates are the project's definition.\n";
+    out += "They are written with `A` at the left and `1` at the bottom, in the table's\n";
     out += "orientation; any of the 8 orientations and either colour count.\n\n";
-    out += "| name | defining stones | what they are |\n|---|---|---|\n";
+    out += "| name | stones of the player forming it | opponent's stones | what they are |\n|---|---|---|---|\n";
     let what = [
         "three star points on one side",
+        "Sanrensei and tengen (Takemiya Masaki's \"cosmic\" style)",
         "two star points on one side",
-        "a star point, the 3-4 point of the next corner on that side, a stone between them on the fourth line",
+        "a star point, the 3-4 point of the next corner on that side turned towards the side, a stone between them on the fourth line",
         "the same with the stone between on the third line",
-        "a 3-4 point, an approach to the opponent's star point in the next corner from the side between them, a stone on the third line between the two",
+        "a 3-4 point turned towards the lower side, the low approach to the opponent's star point of the next corner on that side, a stone on the third line between them",
+        "the same with the stone between one line closer to the 3-4 point",
+        "a 3-4 point, the low approach to the next corner's star point, a stone on the fourth line in the middle of the side (Kobayashi Koichi's formation)",
         "Shusaku's 1-3-5: 3-4 points in three corners",
+        "a 3-4 point and its small-knight enclosure: the corner of the orthodox opening",
+        "the 3-3 point, the opposite star point and tengen, as Go Seigen opened against Honinbo Shusai (1933)",
     ];
-    for (o, w) in OPENINGS.iter().zip(what) {
-        let pts: Vec<String> = o
-            .stones
+    assert_eq!(what.len(), OPENINGS.len());
+    let names = |ps: &[kifudex_core::Point]| -> String {
+        let v: Vec<String> = ps
             .iter()
             .map(|&p| Human(Move::Play(p), Size::STANDARD).to_string())
             .collect();
-        out += &format!("| {} | {} | {w} |\n", o.name, pts.join(", "));
+        if v.is_empty() {
+            "-".to_string()
+        } else {
+            v.join(", ")
+        }
+    };
+    for (o, w) in OPENINGS.iter().zip(what) {
+        out += &format!(
+            "| {} | {} | {} | {w} |\n",
+            o.name,
+            names(o.stones),
+            names(o.theirs)
+        );
     }
-    out += "\nNot in the table yet: the Kobayashi and orthodox formations and the variants of\n";
-    out +=
-        "Sanrensei, whose defining stones the project has not yet fixed from a checked source.\n\n";
+    out += "\n";
     out += "## On real games\n\n";
     out += &format!(
-        "How many of the {games} 19x19 games of the fox_pro collection (Fox server games with a\n"
+        "How many of the {games} 19x19 games without setup stones of the fox_pro collection (Fox\n"
     );
     out +=
-        "professional, 2013-2019, most of them handicap games) reach a position named after each\n";
+        "server games with a professional, 2013-2019; its handicap games left out) reach a position named after each\n";
     out += "opening, and whose stones formed it. Computed by the test `openings::` of\n";
     out +=
         "`host-tools/tests/integration/openings.rs` twice, with the recognizer and with a simple\n";

@@ -10,8 +10,9 @@
 use std::path::{Path, PathBuf};
 
 use kifudex::build::{build_in_memory, BuildOptions};
+use kifudex::explore::pattern::counts;
 use kifudex::input::collect_sources;
-use kifudex::pattern::{pattern_json, PatternData, PatternRequest};
+use kifudex::pattern::{PatternData, PatternRequest};
 use kifudex_core::format::{align8, Container, Kind};
 use kifudex_core::index_file::{IndexFile, IndexFileHeader};
 use kifudex_core::pattern::accel::{DecidedGames, BLOCK_BYTES, BLOCK_WORDS, ROWS_AT, TILE_BYTES};
@@ -119,7 +120,7 @@ fn exercise(file: &IndexFile) {
         ("...", "0,0,18,18"),
     ] {
         let req = PatternRequest::parse(rows, Some(area), false).unwrap();
-        let _ = pattern_json(&file.index, &file.pattern, &req);
+        let _ = counts(&file.index, &file.pattern, &req);
     }
 }
 

@@ -21,11 +21,11 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
-use kifudex::api::IndexBackend;
+use kifudex::explore::{keep, Explorer};
 use kifudex::input::collect_sources;
 use kifudex::sgf::{parse_file, Event, GameRecord};
+use kifudex::web::{Limits, RunningServer};
 use kifudex_core::{Color, Move, Point, Size, Stone};
-use kifudex_web::{Limits, RunningServer};
 use serde_json::Value;
 
 fn corpus(rel: &str) -> PathBuf {
@@ -89,8 +89,8 @@ fn server() -> RunningServer {
 fn server_with(limits: Limits) -> RunningServer {
     let f = fixture();
     let bytes = std::fs::read(&f.index).unwrap();
-    let backend = IndexBackend::new(bytes, "web.kdx".into()).unwrap();
-    RunningServer::start("127.0.0.1:0".parse().unwrap(), Arc::new(backend), limits).unwrap()
+    let explorer = Explorer::open(keep(bytes), "web.kdx").unwrap();
+    RunningServer::start("127.0.0.1:0".parse().unwrap(), Arc::new(explorer), limits).unwrap()
 }
 
 // ---- a plain HTTP/1.1 client (raw bytes: no normalisation of what is sent) ---------------
@@ -1181,13 +1181,13 @@ fn predictions_are_the_hint_protocols_guesses() {
         String::from_utf8_lossy(&out.stderr)
     );
     let bytes = std::fs::read(&fixture().index).unwrap();
-    let backend = IndexBackend::new(bytes, "web.kdx".into())
+    let explorer = Explorer::open(keep(bytes), "web.kdx")
         .unwrap()
-        .with_predictor(std::fs::read(&book).unwrap(), "predictor.kdb")
+        .with_predictor(keep(std::fs::read(&book).unwrap()), "predictor.kdb")
         .unwrap();
     let srv = RunningServer::start(
         "127.0.0.1:0".parse().unwrap(),
-        Arc::new(backend),
+        Arc::new(explorer),
         Limits::default(),
     )
     .unwrap();

@@ -29,8 +29,8 @@ use std::time::{Duration, Instant};
 use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
 use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
-use kifudex::api::IndexBackend;
-use kifudex_web::{Limits, RunningServer};
+use kifudex::explore::{keep, Explorer};
+use kifudex::web::{Limits, RunningServer};
 use serde_json::{json, Value};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
@@ -101,14 +101,27 @@ fn fox_pro_server() -> (RunningServer, tempfile::TempDir) {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let backend = IndexBackend::new(std::fs::read(&index).unwrap(), "fox_pro".into()).unwrap();
-    let srv = RunningServer::start(
+    let explorer = Explorer::open(keep(std::fs::read(&index).unwrap()), "fox_pro").unwrap();
+    (serve(explorer), dir)
+}
+
+/// A server of `explorer` on a free loopback port, with the default limits.
+fn serve(explorer: Explorer<'static>) -> RunningServer {
+    RunningServer::start(
         "127.0.0.1:0".parse().unwrap(),
-        Arc::new(backend),
+        Arc::new(explorer),
         Limits::default(),
     )
-    .unwrap();
-    (srv, dir)
+    .unwrap()
+}
+
+/// A browser session's chromedriver, profile folder and runtime.
+fn session() -> (Driver, tempfile::TempDir, tokio::runtime::Runtime) {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    (Driver::start(), tempfile::tempdir().unwrap(), rt)
 }
 
 async fn browser(driver: &Driver, profile: &Path, width: u32, height: u32) -> Client {
@@ -365,12 +378,7 @@ async fn wait_ready(c: &Client) {
 fn a_player_searches_plays_and_replays() {
     let (srv, _index_dir) = fox_pro_server();
     let addr: SocketAddr = srv.addr();
-    let driver = Driver::start();
-    let profile = tempfile::tempdir().unwrap();
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let (driver, profile, rt) = session();
     rt.block_on(async {
         let c = browser(&driver, profile.path(), 1600, 1400).await;
         let base = format!("http://{addr}");
@@ -546,6 +554,246 @@ fn a_player_searches_plays_and_replays() {
         .await;
         assert_eq!(stacked, json!(true));
         shot(&c, "web-narrow.png").await;
+        c.close().await.unwrap();
+    });
+}
+
+/// The continuations the page's table shows, as (board point, count).
+async fn pattern_rows(c: &Client) -> Vec<(String, u64)> {
+    let got = js(
+        c,
+        "[...document.querySelectorAll('#next-table tbody tr.pattern-row')].map(tr => [tr.dataset.move, tr.cells[2].textContent])",
+    )
+    .await;
+    got.as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let n = r[1].as_str().unwrap().replace([',', '.', ' '], "");
+            (r[0].as_str().unwrap().to_owned(), n.parse().unwrap())
+        })
+        .collect()
+}
+
+/// The page's table is the answer of `/api/pattern` for `rows` (anywhere) drawn at `origin`.
+async fn check_final_pattern(c: &Client, rows: &str, origin: (u8, u8)) {
+    let found = api(
+        c,
+        &format!("/api/pattern?pattern={}", rows.replace('/', "%2F")),
+    )
+    .await;
+    let want: Vec<(String, u64)> = found["continuations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .take(10)
+        .map(|c| {
+            let b = c["move"].as_str().unwrap().as_bytes();
+            let p = [
+                b'a' + origin.0 + (b[0] - b'a'),
+                b'a' + origin.1 + (b[1] - b'a'),
+            ];
+            (
+                String::from_utf8(p.to_vec()).unwrap(),
+                c["count"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert!(!want.is_empty(), "{rows}: no continuation");
+    assert_eq!(pattern_rows(c).await, want, "{rows}");
+    let total = js(c, "document.getElementById('total').textContent").await;
+    let hits = found["hits"].as_u64().unwrap();
+    assert!(
+        total
+            .as_str()
+            .unwrap()
+            .replace([',', '.', ' '], "")
+            .starts_with(&format!("{hits}hitsin")),
+        "{total} {hits}"
+    );
+}
+
+/// A pattern search held slow (the scan service's test pause after each slice of one block
+/// of games, on the bundled sample): the page shows its progress (games scanned of all,
+/// the continuations so far), then the final answer; a pattern changed mid-scan aborts the
+/// old query (the server counts its scan cancelled) and the page shows only the new one's
+/// answer.
+#[test]
+fn a_slow_pattern_search_shows_its_progress() {
+    use kifudex::explore::scan::ScanOptions;
+    let explorer = Explorer::open(keep(kifudex::sample::sample_index().unwrap()), "sample")
+        .unwrap()
+        .with_scan_options(ScanOptions {
+            slice_delay: Duration::from_millis(700),
+            threads: Some(2),
+            ..ScanOptions::default()
+        })
+        .unwrap();
+    let srv = serve(explorer);
+    let addr: SocketAddr = srv.addr();
+    let (driver, profile, rt) = session();
+    rt.block_on(async {
+        let c = browser(&driver, profile.path(), 1600, 1400).await;
+        let base = format!("http://{addr}");
+        let progress_shown = "!document.getElementById('pattern-progress').hidden \
+             && document.getElementById('scan-text').textContent.startsWith('Scanned ') \
+             && document.getElementById('total').textContent.endsWith(' so far')";
+        let answered = "document.getElementById('pattern-progress').hidden \
+             && !document.body.classList.contains('loading') \
+             && / hits in \\S+ games$/.test(document.getElementById('total').textContent)";
+
+        // A slow query: its progress, then its answer.
+        let rows = "XX./X../...";
+        c.goto(&format!(
+            "{base}/?pattern={rows}&region=6,6,8,8&where=anywhere"
+        ))
+        .await
+        .unwrap();
+        wait(&c, progress_shown).await;
+        let scanned = js(&c, "document.getElementById('scan-text').textContent").await;
+        assert!(
+            scanned.as_str().unwrap().ends_with(" of 286 games"),
+            "{scanned}"
+        );
+        let bar = js(
+            &c,
+            "[document.getElementById('scan-bar').value, document.getElementById('scan-bar').max]",
+        )
+        .await;
+        assert!(bar[0].as_f64().unwrap() < bar[1].as_f64().unwrap(), "{bar}");
+        shot(&c, "web-pattern-progress.png").await;
+        wait(&c, answered).await;
+        check_final_pattern(&c, rows, (6, 6)).await;
+
+        // Changed mid-scan: only the new query's answer.
+        let rows = "X.X/.O./...";
+        c.goto(&format!(
+            "{base}/?pattern={rows}&region=6,6,8,8&where=anywhere"
+        ))
+        .await
+        .unwrap();
+        wait(&c, progress_shown).await;
+        click(&c, "#pattern-tools [data-cell=\"*\"]").await;
+        drag(&c, "gg", "gg").await;
+        let rows = "*.X/.O./...";
+        wait(
+            &c,
+            &format!("new URLSearchParams(location.search).get('pattern') === '{rows}'"),
+        )
+        .await;
+        wait(&c, answered).await;
+        check_final_pattern(&c, rows, (6, 6)).await;
+        let scans = api(&c, "/api/info").await["scans"].clone();
+        assert_eq!(scans["cancelled"], 1, "{scans}");
+        assert_eq!(scans["completed"], 2, "{scans}");
+        assert_eq!(scans["running"], 0, "{scans}");
+        c.close().await.unwrap();
+    });
+}
+
+/// Ranks and openings on the board: the opening's name shows above the board (the API's
+/// name), the by-rank chart draws a bar for each range of ranks the API counts, and a rank
+/// range typed into the filters narrows the next moves and the game list to the API's
+/// answers with `min_rank`/`max_rank`.
+#[test]
+fn a_rank_range_narrows_and_the_opening_is_named() {
+    let (srv, _index_dir) = fox_pro_server();
+    let addr: SocketAddr = srv.addr();
+    let driver = Driver::start();
+    let profile = tempfile::tempdir().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let c = browser(&driver, profile.path(), 1600, 1900).await;
+        let base = format!("http://{addr}");
+        let moves = "pd,dd,pp";
+        c.goto(&format!("{base}/?moves={moves}")).await.unwrap();
+        wait_ready(&c).await;
+
+        // The opening's name, above the board.
+        let search = api(&c, &format!("/api/search?moves={moves}")).await;
+        let name = search["opening"]["name"].as_str().unwrap().to_owned();
+        assert_eq!(name, "Nirensei");
+        let shown = wait(&c, "document.getElementById('opening-name').textContent").await;
+        assert_eq!(shown, json!(format!("Opening: {name}")));
+        assert_eq!(
+            js(&c, "(() => { const o = document.getElementById('opening-name').getBoundingClientRect(); const b = document.getElementById('search-board').getBoundingClientRect(); return o.height > 0 && o.bottom <= b.top + 1; })()").await,
+            json!(true)
+        );
+
+        // The by-rank chart: one labelled bar per range with games, shares drawn.
+        let ranks = api(&c, &format!("/api/ranks?moves={moves}")).await;
+        let with_games: Vec<Value> = ranks["bins"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|b| b["total"].as_u64().unwrap() > 0)
+            .map(|b| b["ranks"].clone())
+            .collect();
+        assert!(with_games.len() >= 2, "{ranks}");
+        let labels = wait(&c, "[...document.querySelectorAll('#ranks-chart svg.ranks text.axis')].filter((_, i) => i % 2 === 0).map(t => t.textContent)").await;
+        assert_eq!(labels, Value::Array(with_games));
+        assert!(
+            js(&c, "document.querySelectorAll('#ranks-chart svg.ranks rect.share').length")
+                .await
+                .as_u64()
+                .unwrap()
+                > 0
+        );
+
+        // A rank range that keeps some of the games but not all (found from the API).
+        let total = search["total"].as_u64().unwrap();
+        let mut range = None;
+        for (min, max) in [("1d", "9d"), ("5d", "9d"), ("1p", "9p"), ("1k", "9d")] {
+            let q = format!("/api/search?moves={moves}&min_rank={min}&max_rank={max}");
+            let n = api(&c, &q).await["total"].as_u64().unwrap();
+            if n > 0 && n < total {
+                range = Some((min, max));
+                break;
+            }
+        }
+        let (min, max) = range.expect("a rank range that narrows the position's games");
+        click(&c, "#filters summary").await;
+        for (field, value) in [("min_rank", min), ("max_rank", max)] {
+            c.find(Locator::Css(&format!("#filter-form input[name={field}]")))
+                .await
+                .unwrap()
+                .send_keys(value)
+                .await
+                .unwrap();
+        }
+        wait(&c, &format!("new URLSearchParams(location.search).get('max_rank') === '{max}'")).await;
+        wait_ready(&c).await;
+        let filter = format!("min_rank={min}&max_rank={max}");
+        let narrowed = api(&c, &format!("/api/search?moves={moves}&{filter}")).await;
+        let games = api(&c, &format!("/api/games?moves={moves}&{filter}&limit=25")).await;
+        let all_games = api(&c, &format!("/api/games?moves={moves}&limit=25")).await;
+        assert!(games["matching"].as_u64() < all_games["matching"].as_u64());
+        let rows = table(&c).await;
+        let next = narrowed["next"].as_array().unwrap();
+        assert_eq!(rows.len(), next.len().min(10));
+        for (row, class) in rows.iter().zip(next) {
+            assert_eq!(row.1, human(class["move"].as_str().unwrap()));
+            assert_eq!(row.2, class["count"].as_u64().unwrap());
+        }
+        let counted: u64 = rows.iter().map(|r| r.2).sum();
+        assert!(counted <= narrowed["total"].as_u64().unwrap());
+        assert!(narrowed["total"].as_u64().unwrap() < total);
+        check_game_list(&c, &games, "rank range").await;
+        // Every listed game's players lie in the range (read by the test, not the server).
+        let (lo, hi) = (
+            kifudex::rank::Rank::parse(min).unwrap(),
+            kifudex::rank::Rank::parse(max).unwrap(),
+        );
+        for g in games["games"].as_array().unwrap() {
+            for k in ["black_rank", "white_rank"] {
+                let r = kifudex::rank::Rank::parse(g[k].as_str().unwrap()).unwrap();
+                assert!(lo <= r && r <= hi, "{g}");
+            }
+        }
+        shot(&c, "web-ranks.png").await;
         c.close().await.unwrap();
     });
 }

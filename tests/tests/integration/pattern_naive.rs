@@ -22,8 +22,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use kifudex::build::{build_in_memory, BuildOptions};
+use kifudex::explore::pattern::counts;
 use kifudex::input::collect_sources;
-use kifudex::pattern::{pattern_json, PatternData, PatternRequest};
+use kifudex::pattern::{PatternData, PatternRequest};
 use kifudex::sgf::GameRecord;
 use kifudex_core::index::Index;
 use kifudex_core::index_file::IndexFile;
@@ -739,7 +740,7 @@ fn pattern_search_agrees_with_a_simple_implementation() {
         let t = Instant::now();
         let area_text = area.map(|(l, t, r, b)| format!("{l},{t},{r},{b}"));
         let req = PatternRequest::parse(rows, area_text.as_deref(), fixed).unwrap();
-        let got_json = pattern_json(&index, &pidx, &req);
+        let got_json = serde_json::to_value(counts(&index, &pidx, &req)).unwrap();
         if got_json != want_json {
             failures.push(format!(
                 "{what} {rows} {area:?} fixed {fixed}: JSON differs\n want {want_json}\n got  {got_json}"

@@ -492,11 +492,7 @@ fn progress_bar(enabled: bool, len: u64) -> Option<indicatif::ProgressBar> {
         // indicatif's own `{per_sec}` prints four decimals (`17,630.7951/s`): the rate as
         // the build's summary writes it instead.
         let rate = |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-            let _ = write!(
-                w,
-                "{} files/s",
-                crate::present::numbers::rate(state.per_sec())
-            );
+            let _ = write!(w, "{} files/s", crate::numbers::rate(state.per_sec()));
         };
         bar.set_style(style.with_key("rate", rate).progress_chars("=> "));
     }

@@ -1,0 +1,108 @@
+//! The popularity of a position's top next moves through the years: the years the
+//! position's games span, cut into at most [`MAX_BINS`] ranges, and the next moves counted
+//! again with each range as a year filter.
+
+use std::collections::BTreeSet;
+
+use kifudex_core::board::Board;
+use kifudex_core::index::Index;
+use kifudex_core::search::{NextMove, NextMoves};
+
+use super::answer::{TopMove, YearBin, YearsAnswer};
+use super::{next_moves, ExploreError};
+use crate::games::{self, GameFilter, Page, Sort};
+
+/// The year ranges of the popularity chart: one per year when the years span at most
+/// this many, else wider ranges (2, 5, 10, ... years) so there are at most this many.
+pub const MAX_BINS: u32 = 40;
+
+/// The top `top` next moves of `board` (counting the games `filter` keeps, with the
+/// colour-exchanged position's with `swap`), and their counts in each range of years.
+pub fn years(
+    index: &Index<'_>,
+    board: &Board,
+    swap: bool,
+    filter: &GameFilter,
+    top: usize,
+) -> Result<YearsAnswer, ExploreError> {
+    let next = next_moves(index, board, swap, filter)?;
+    let top: Vec<_> = next.classes().iter().take(top).copied().collect();
+    // The years that occur, from the games the filter keeps.
+    let all = Page {
+        limit: usize::MAX,
+        offset: 0,
+    };
+    let mut years: BTreeSet<u16> = BTreeSet::new();
+    for l in games::list(index, board, swap, filter, Sort::default(), all).games {
+        if let Some(y) = index.game(l.occurrence.game).and_then(|g| g.year()) {
+            years.insert(y);
+        }
+    }
+    let mut bins = Vec::new();
+    let mut dated = 0u64;
+    if let (Some(&lo), Some(&hi)) = (years.first(), years.last()) {
+        let span = (hi - lo) as u32 + 1;
+        let width = [1u32, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 10_000]
+            .into_iter()
+            .find(|w| span.div_ceil(*w) <= MAX_BINS)
+            .unwrap_or(10_000);
+        let start = lo as u32 - lo as u32 % width;
+        let mut from = start;
+        while from <= hi as u32 {
+            let to = from + width - 1;
+            let any = years
+                .range(from as u16..=to.min(u16::MAX as u32) as u16)
+                .next();
+            let (total, counts) = if any.is_some() {
+                // The filter's games of these years.
+                let year = |y: u32| u16::try_from(y).unwrap_or(u16::MAX);
+                let in_bin = GameFilter {
+                    year_from: Some(filter.year_from.map_or(year(from), |f| f.max(year(from)))),
+                    year_to: Some(filter.year_to.map_or(year(to), |t| t.min(year(to)))),
+                    ..filter.clone()
+                };
+                let n = next_moves(index, board, swap, &in_bin)?;
+                (n.total(), counts_of(&n, &top))
+            } else {
+                (0, vec![0; top.len()])
+            };
+            dated += total;
+            bins.push(YearBin {
+                from,
+                to,
+                total,
+                counts,
+            });
+            from += width;
+        }
+    }
+    Ok(YearsAnswer {
+        total: next.total(),
+        top: top_moves(&top),
+        bins,
+        unknown_year: next.total().saturating_sub(dated),
+    })
+}
+
+/// The moves a profile follows, as its answer lists them.
+pub(super) fn top_moves(top: &[NextMove]) -> Vec<TopMove> {
+    top.iter()
+        .map(|c| TopMove {
+            mv: c.mv,
+            color: c.color,
+            count: c.count,
+        })
+        .collect()
+}
+
+/// How often each of the profile's moves was played in `n` (0 where it was not).
+pub(super) fn counts_of(n: &NextMoves, top: &[NextMove]) -> Vec<u32> {
+    top.iter()
+        .map(|t| {
+            n.classes()
+                .iter()
+                .find(|c| c.color == t.color && c.mv == t.mv)
+                .map_or(0, |c| c.count)
+        })
+        .collect()
+}
