@@ -4,7 +4,9 @@
 # compiled, every block searched, the counts merged: with one thread all of it on the
 # calling thread), for the six patterns of issue 11 (the list of scripts/bench-pattern.sh).
 # The toggle names the function exactly: a glob such as `scan_block*` also matches its
-# closures, and entering one toggles collection off.
+# closures, and entering one toggles collection off. `--timings` makes the command search
+# through that function once (a plain `pattern` command scans through the explorer's
+# cache and progress reports, which call the same block search in slices).
 #
 #   scripts/callgrind-pattern.sh INDEX
 set -euo pipefail
@@ -17,7 +19,7 @@ trap 'rm -rf "$out"' EXIT
 while IFS='|' read -r name rows area; do
   valgrind --tool=callgrind --callgrind-out-file="$out/cg.%p" \
     --toggle-collect='kifudex::pattern::search::search' \
-    "$k" pattern --index "$index" --pattern "$rows" --area "$area" --threads 1 --json \
+    "$k" pattern --index "$index" --pattern "$rows" --area "$area" --threads 1 --timings --json \
     >/dev/null 2>"$out/log"
   n=$(sed -n 's/.*Collected : *//p' "$out/log" | tr -d ,)
   printf '%-24s %-9s %'"'"'15d instructions\n' "$name" "$area" "$n"

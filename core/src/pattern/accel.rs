@@ -55,8 +55,9 @@ const WORD_SEARCHED: usize = 2 * MAX_POINTS;
 const WORD_BLACK_WON: usize = 2 * MAX_POINTS + 1;
 const WORD_WHITE_WON: usize = 2 * MAX_POINTS + 2;
 const WORD_FIRST_WHITE: usize = 2 * MAX_POINTS + 3;
+const WORD_UNSETTLED: usize = 3 * MAX_POINTS + 3;
 /// Words of a block after its tile.
-const WORDS: usize = 3 * MAX_POINTS + 3;
+const WORDS: usize = 4 * MAX_POINTS + 3;
 /// Where a block's unsettled rows start (bytes from the block's start).
 pub const ROWS_AT: usize = TILE_BYTES + WORDS * 8;
 /// Bytes per block: the tile, the words, the unsettled rows.
@@ -127,6 +128,9 @@ pub fn encode_block(games: &[PackedSummary], out: &mut [u8]) -> bool {
                 if packed_contains(set, i) {
                     words[first + i] |= bit;
                 }
+            }
+            if unsettled_bit(&s.unsettled, i) {
+                words[WORD_UNSETTLED + i] |= bit;
             }
         }
         if s.searched {
@@ -284,7 +288,7 @@ impl<'a> PatternIndex<'a> {
         if !live {
             let quiet = (0..MAX_POINTS).all(|i| {
                 self.first_at(b, i, g) == FIRST_NEVER
-                    && [WORD_BLACK, WORD_WHITE, WORD_FIRST_WHITE]
+                    && [WORD_BLACK, WORD_WHITE, WORD_FIRST_WHITE, WORD_UNSETTLED]
                         .iter()
                         .all(|&w| self.word(b, w + i) >> g & 1 == 0)
             });
@@ -302,7 +306,7 @@ impl<'a> PatternIndex<'a> {
             } else {
                 bit(WORD_BLACK)
             };
-            (!white || has) && (!has || ever)
+            (!white || has) && (!has || ever) && bit(WORD_UNSETTLED) == unsettled_bit(row, i)
         })
     }
 
@@ -632,12 +636,19 @@ impl<'a> PatternIndex<'a> {
                 // Bit `i` of `game_pairs[g]`: pair `i` is left for game `g`.
                 let mut game_pairs = [0u128; BLOCK_GAMES];
                 let mut any = 0u64;
+                let parts = BlockParts::of(self.blocks, block);
                 for (i, pair) in plan.pairs.iter().enumerate() {
                     let mut w = base;
                     for &at in &pair.words {
                         w &= self.word(block, at as usize);
                         if w == 0 {
                             break;
+                        }
+                    }
+                    // The first stones rule most of the games left out, 64 at once.
+                    if w != 0 && index.is_some() {
+                        if let Some(cells) = plan.variant_cells(pair.variant as usize) {
+                            w = cells.rule_out(pair.placement, parts.tile, parts.unsettled, w);
                         }
                     }
                     for g in bits(w) {
@@ -648,7 +659,6 @@ impl<'a> PatternIndex<'a> {
                     any |= w;
                 }
                 let mut decided: heapless::Vec<DecidedHit, MAX_DECIDED> = heapless::Vec::new();
-                let parts = BlockParts::of(self.blocks, block);
                 for g in bits(any) {
                     let id = first_id + g;
                     let pairs = game_pairs.get(g as usize).copied().unwrap_or(0);
@@ -793,12 +803,19 @@ impl<'a> PatternIndex<'a> {
     }
 }
 
+/// Whether the unsettled row `row` holds point code `i` (`y * 19 + x`).
+fn unsettled_bit(row: &[u8; UNSETTLED_ROW_BYTES], i: usize) -> bool {
+    UnsettledRow::row_bits(row, i / 19) >> (i % 19) & 1 == 1
+}
+
 /// The parts of one block that [`decide`] reads, found once per block.
 struct BlockParts<'a> {
     /// The first-stone tile.
     tile: &'a [u8],
     /// The first-stone-white words.
     first_white: &'a [u8],
+    /// The unsettled words.
+    unsettled: &'a [u8],
     /// The unsettled rows.
     rows: &'a [u8],
 }
@@ -809,7 +826,14 @@ impl<'a> BlockParts<'a> {
         let part = |a: usize, b: usize| blocks.get(at + a..at + b).unwrap_or(&[]);
         BlockParts {
             tile: part(0, TILE_BYTES),
-            first_white: part(TILE_BYTES + WORD_FIRST_WHITE * 8, TILE_BYTES + WORDS * 8),
+            first_white: part(
+                TILE_BYTES + WORD_FIRST_WHITE * 8,
+                TILE_BYTES + (WORD_FIRST_WHITE + MAX_POINTS) * 8,
+            ),
+            unsettled: part(
+                TILE_BYTES + WORD_UNSETTLED * 8,
+                TILE_BYTES + (WORD_UNSETTLED + MAX_POINTS) * 8,
+            ),
             rows: part(ROWS_AT, BLOCK_BYTES),
         }
     }

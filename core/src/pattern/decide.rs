@@ -415,3 +415,122 @@ fn first_after<S: FirstStoneSource>(
     }
     (best != FIRST_NEVER).then_some((best, at))
 }
+
+/// Games side by side in a block's first-stone tile (one byte each, per point).
+pub const LANES: usize = 64;
+
+/// The most empty cells [`VariantCells::rule_out`] reads before it looks which games are
+/// left (the first batches are smaller: most games are ruled out by one of the first few
+/// cells).
+const BATCH: usize = 8;
+
+impl VariantCells<'_> {
+    /// The games of `keep` (bit `g`: lane `g` of `tile`, a block's first-stone tile of
+    /// [`LANES`] games per point) that [`decide`] may not rule out for this variant at
+    /// `placement`: 64 games at once, a bytewise maximum over the cells that need a stone
+    /// and a bytewise minimum over batches of empty cells (`.`). `unsettled` holds, by
+    /// point code (`y * 19 + x`), a little-endian word of the games in which the point
+    /// changes after its first stone. A game is left out only when an empty cell's stone stays for good from a
+    /// position no later than the last stone the variant needs (below [`FIRST_LATE`]):
+    /// exactly where [`decide`] answers [`Decision::None`] from such a cell, so the games
+    /// kept are a superset of those it decides otherwise. The cells that reject only one
+    /// colour, and a needed cell's stone of the wrong colour, are left to [`decide`].
+    pub fn rule_out(&self, placement: Point, tile: &[u8], unsettled: &[u8], keep: u64) -> u64 {
+        let base = placement.index19() as usize;
+        let lanes = |c: &CellCheck| -> Option<(&[u8; LANES], u64)> {
+            let code = base + c.offset as usize;
+            let at = code * LANES;
+            let word: [u8; 8] = unsettled.get(code * 8..code * 8 + 8)?.try_into().ok()?;
+            Some((
+                tile.get(at..at + LANES)?.try_into().ok()?,
+                u64::from_le_bytes(word),
+            ))
+        };
+        // The last needed stone's position, no later than FIRST_LATE - 1 (a stone at
+        // FIRST_LATE or later is not ordered).
+        let mut limit = [0u8; LANES];
+        for c in self.stones {
+            let Some((t, _)) = lanes(c) else {
+                return keep;
+            };
+            for i in 0..LANES {
+                limit[i] = limit[i].max(t[i]);
+            }
+        }
+        for l in limit.iter_mut() {
+            *l = (*l).min(FIRST_LATE - 1);
+        }
+        let mut alive = keep;
+        let mut cells = self
+            .rejecting
+            .iter()
+            .filter(|c| c.kind == REJECT_BLACK | REJECT_WHITE);
+        let mut round = 0;
+        while alive != 0 {
+            // This batch's cells' lanes, and the games where one of them is unsettled.
+            let mut batch: [&[u8; LANES]; BATCH] = [&[FIRST_NEVER; LANES]; BATCH];
+            let size = [2, 4].get(round).copied().unwrap_or(BATCH);
+            round += 1;
+            let mut n = 0;
+            let mut low = [FIRST_NEVER; LANES];
+            let mut moved = 0u64;
+            for (slot, c) in batch.iter_mut().take(size).zip(cells.by_ref()) {
+                let Some((t, u)) = lanes(c) else {
+                    return alive;
+                };
+                for i in 0..LANES {
+                    low[i] = low[i].min(t[i]);
+                }
+                *slot = t;
+                moved |= u;
+                n += 1;
+            }
+            if n == 0 {
+                break;
+            }
+            let ruled = at_most(&low, &limit) & alive;
+            // Where no cell of the batch changes again, the stone that rules is there for
+            // good.
+            alive &= !(ruled & !moved);
+            let mut ask = ruled & moved;
+            while ask != 0 {
+                let g = ask.trailing_zeros() as usize;
+                ask &= ask - 1;
+                let lim = limit.get(g).copied().unwrap_or(0);
+                let out = self
+                    .rejecting
+                    .iter()
+                    .filter(|c| c.kind == REJECT_BLACK | REJECT_WHITE)
+                    .any(|c| {
+                        lanes(c).is_some_and(|(t, u)| {
+                            t.get(g).is_some_and(|&t| t <= lim) && u >> g & 1 == 0
+                        })
+                    });
+                if out {
+                    alive &= !(1u64 << g);
+                }
+            }
+        }
+        alive
+    }
+}
+
+/// The lanes where `t <= limit`, as bits (lane `g`: bit `g`); written so that it compiles
+/// to a few vector instructions per 16 lanes.
+#[inline(always)]
+fn at_most(t: &[u8; LANES], limit: &[u8; LANES]) -> u64 {
+    let mut high = [0u8; LANES];
+    for i in 0..LANES {
+        high[i] = if t[i] <= limit[i] { 0x80 } else { 0 };
+    }
+    let mut bits = 0u64;
+    for (k, chunk) in high.chunks_exact(8).enumerate() {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(chunk);
+        // Bit 7 of byte i to bit 56 + i.
+        let b = (u64::from_le_bytes(w) & 0x8080_8080_8080_8080).wrapping_mul(0x0002_0408_1020_4081)
+            >> 56;
+        bits |= b << (8 * k);
+    }
+    bits
+}
