@@ -63,6 +63,18 @@ pub struct VariantCells<'c> {
     all: &'c [CellCheck],
 }
 
+impl Default for QueryCells {
+    /// No cells, made where it is stored (the constant [`QueryCells::EMPTY`] is copied
+    /// whole, its unused cells too).
+    #[inline]
+    fn default() -> QueryCells {
+        QueryCells {
+            cells: heapless::Vec::new(),
+            spans: [[0; 4]; MAX_VARIANTS],
+        }
+    }
+}
+
 impl QueryCells {
     /// No cells.
     pub const EMPTY: QueryCells = QueryCells {

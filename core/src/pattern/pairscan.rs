@@ -11,7 +11,7 @@
 //! as [`super::scan::scan_game_from`]'s for the same placements (the tests compare them
 //! on every plan).
 
-use crate::point::{Point, Stone};
+use crate::point::{Point, Stone, MAX_SIDE};
 use crate::pointset::PointSet;
 
 use super::plan::ScanPlan;
@@ -57,26 +57,36 @@ impl PairTables {
         if v.need_black.is_empty() && v.need_white.is_empty() {
             self.stoneless |= bit;
         }
-        for cy in 0..v.height {
-            for cx in 0..v.width {
-                let c = Point::new(cx, cy);
-                let at = Point::new(p.x + cx, p.y + cy).index19() as usize;
-                let Some(r) = self.region.get_mut(at) else {
-                    continue;
-                };
-                *r |= bit;
-                for (k, color) in [(Change::EmptyToBlack, 0), (Change::EmptyToWhite, 1)] {
-                    if v.triggers[k as usize].contains(c) {
-                        self.trigger[color][at] |= bit;
-                    }
-                }
-                if v.care_black.contains(c) && !v.need_black.contains(c) {
-                    self.reject[0][at] |= bit;
-                }
-                if v.care_white.contains(c) && !v.need_white.contains(c) {
-                    self.reject[1][at] |= bit;
-                }
+        let width = u32::MAX.checked_shl(v.width as u32).map_or(0, |m| !m);
+        let black = &v.triggers[Change::EmptyToBlack as usize];
+        let white = &v.triggers[Change::EmptyToWhite as usize];
+        let [trigger_black, trigger_white] = &mut self.trigger;
+        let [reject_black, reject_white] = &mut self.reject;
+        for cy in 0..v.height.min(MAX_SIDE) {
+            // The code of the row's first cell on the board.
+            let at = Point::new(p.x, p.y.wrapping_add(cy)).index19() as usize;
+            let (nb, nw) = (v.need_black.row(cy), v.need_white.row(cy));
+            for (table, cells) in [
+                (&mut self.region, width),
+                (&mut *trigger_black, black.row(cy) & width),
+                (&mut *trigger_white, white.row(cy) & width),
+                (&mut *reject_black, v.care_black.row(cy) & !nb & width),
+                (&mut *reject_white, v.care_white.row(cy) & !nw & width),
+            ] {
+                mark(table, at, cells, bit);
             }
+        }
+    }
+}
+
+/// Sets `bit` in the entries `at + x` of `table` for the bits `x` of `cells`.
+#[inline]
+fn mark(table: &mut [u128; CODES], at: usize, mut cells: u32, bit: u128) {
+    while cells != 0 {
+        let x = cells.trailing_zeros() as usize;
+        cells &= cells - 1;
+        if let Some(e) = table.get_mut(at + x) {
+            *e |= bit;
         }
     }
 }

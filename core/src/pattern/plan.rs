@@ -85,17 +85,7 @@ pub(crate) enum PlanTables {
 impl<'q> ScanPlan<'q> {
     /// Chooses the strategy for `query`.
     pub fn new(query: &'q PatternQuery) -> ScanPlan<'q> {
-        let strategy =
-            if local::fits(query) && (!query.has_stones() || pair_count(query) > MAX_PAIRS) {
-                Strategy::Local
-            } else if !query.has_stones() {
-                Strategy::All
-            } else if pair_count(query) <= MAX_PAIRS {
-                Strategy::Pairs
-            } else {
-                Strategy::PerGame
-            };
-        ScanPlan::with(query, strategy, true)
+        ScanPlan::with(query, choose(query), true)
     }
 
     /// A plan with a given strategy, with or without the first stones (the pair
@@ -106,36 +96,69 @@ impl<'q> ScanPlan<'q> {
         strategy: Strategy,
         use_first_stones: bool,
     ) -> ScanPlan<'q> {
+        let mut plan = ScanPlan::blank(query, strategy, use_first_stones);
+        plan.build();
+        plan
+    }
+
+    /// [`ScanPlan::new`] built into `slot`, where the caller keeps it (a plan is large: one
+    /// returned by value is copied).
+    pub fn new_in<'s>(
+        slot: &'s mut Option<ScanPlan<'q>>,
+        query: &'q PatternQuery,
+    ) -> &'s ScanPlan<'q> {
+        ScanPlan::with_in(slot, query, choose(query), true)
+    }
+
+    /// [`ScanPlan::with`] built into `slot`, where the caller keeps it.
+    pub fn with_in<'s>(
+        slot: &'s mut Option<ScanPlan<'q>>,
+        query: &'q PatternQuery,
+        strategy: Strategy,
+        use_first_stones: bool,
+    ) -> &'s ScanPlan<'q> {
+        let plan = slot.insert(ScanPlan::blank(query, strategy, use_first_stones));
+        plan.build();
+        plan
+    }
+
+    /// The plan's small fields, its tables not built.
+    #[inline]
+    fn blank(query: &'q PatternQuery, strategy: Strategy, use_first_stones: bool) -> Self {
         let strategy = match strategy {
             Strategy::Pairs if pair_count(query) > MAX_PAIRS => Strategy::PerGame,
             Strategy::Local if !local::fits(query) => Strategy::PerGame,
             s => s,
         };
-        // Built in place: the plan is large (its pairs and tables), and moving it costs.
-        let mut plan = ScanPlan {
+        ScanPlan {
             query,
             strategy,
             all: Candidates::NONE,
             pairs: heapless::Vec::new(),
             use_first_stones,
             tables: PlanTables::None,
-        };
-        match strategy {
+        }
+    }
+
+    /// Builds the plan's tables where it lies (the tables are large: built elsewhere and
+    /// moved here, they would be copied).
+    fn build(&mut self) {
+        match self.strategy {
             // Only the plan without stones reads every placement (computing it costs more
             // than a corner search's blocks on a small collection).
-            Strategy::All => plan.all = Candidates::all(query),
+            Strategy::All => self.all = Candidates::all(self.query),
             Strategy::Pairs => {
-                plan.tables = PlanTables::Pairs(PairTables::EMPTY, QueryCells::EMPTY);
-                plan.add_pairs();
+                self.tables = PlanTables::Pairs(PairTables::EMPTY, QueryCells::default());
+                self.add_pairs();
             }
             Strategy::PerGame => {}
             Strategy::Local => {
-                let mut t = LocalTable::EMPTY;
-                t.fill(query);
-                plan.tables = PlanTables::Local(t);
+                self.tables = PlanTables::Local(LocalTable::EMPTY);
+                if let PlanTables::Local(t) = &mut self.tables {
+                    t.fill(self.query);
+                }
             }
         }
-        plan
     }
 
     /// Adds a pair per placement of each variant, with its block words and its bits in the
@@ -210,6 +233,19 @@ impl<'q> ScanPlan<'q> {
             PlanTables::Local(t) => Some(t),
             _ => None,
         }
+    }
+}
+
+/// The strategy for `query`.
+fn choose(query: &PatternQuery) -> Strategy {
+    if local::fits(query) && (!query.has_stones() || pair_count(query) > MAX_PAIRS) {
+        Strategy::Local
+    } else if !query.has_stones() {
+        Strategy::All
+    } else if pair_count(query) <= MAX_PAIRS {
+        Strategy::Pairs
+    } else {
+        Strategy::PerGame
     }
 }
 

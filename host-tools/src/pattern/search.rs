@@ -156,7 +156,9 @@ pub struct BlockSearch<'a, 'q> {
     data: &'a PatternIndex<'a>,
     req: &'a PatternRequest,
     q: &'q PatternQuery,
-    plan: ScanPlan<'q>,
+    /// The plan, built in place on the heap (a plan is large: moved, it is copied); always
+    /// `Some` once [`BlockSearch::new`] returns.
+    plan: Box<Option<ScanPlan<'q>>>,
 }
 
 impl<'a, 'q> BlockSearch<'a, 'q> {
@@ -168,12 +170,14 @@ impl<'a, 'q> BlockSearch<'a, 'q> {
         req: &'a PatternRequest,
         q: &'q PatternQuery,
     ) -> BlockSearch<'a, 'q> {
+        let mut plan = Box::new(None);
+        ScanPlan::new_in(&mut plan, q);
         BlockSearch {
             index,
             data,
             req,
             q,
-            plan: ScanPlan::new(q),
+            plan,
         }
     }
 
@@ -194,19 +198,29 @@ impl<'a, 'q> BlockSearch<'a, 'q> {
 
     /// The counts of the blocks `blocks`.
     pub fn report(&self, blocks: Range<usize>) -> PatternReport {
-        report_blocks(self.index, self.data, self.req, &self.plan, blocks, false).0
+        self.report_and_list(blocks, false).0
     }
 
     /// The counts of the blocks `blocks` and, from the same scan, their games with hits in
     /// id order (as [`games_with_hits`] lists them).
     pub fn report_and_games(&self, blocks: Range<usize>) -> (PatternReport, Vec<GameHits>) {
-        report_blocks(self.index, self.data, self.req, &self.plan, blocks, true)
+        self.report_and_list(blocks, true)
+    }
+
+    fn report_and_list(&self, blocks: Range<usize>, list: bool) -> (PatternReport, Vec<GameHits>) {
+        match self.plan.as_ref() {
+            Some(plan) => report_blocks(self.index, self.data, self.req, plan, blocks, list),
+            None => (self.empty_report(), Vec::new()),
+        }
     }
 
     /// The hits of the blocks `blocks` with their games' ids, in order of game, position
     /// and region.
     pub fn hits(&self, blocks: Range<usize>) -> Vec<(u32, Hit)> {
-        hits_of_blocks(self.index, self.data, self.req, &self.plan, blocks)
+        match self.plan.as_ref() {
+            Some(plan) => hits_of_blocks(self.index, self.data, self.req, plan, blocks),
+            None => Vec::new(),
+        }
     }
 }
 
@@ -330,8 +344,9 @@ fn hits_of_blocks(
 #[inline(never)]
 pub fn search(index: &Index<'_>, data: &PatternIndex<'_>, req: &PatternRequest) -> PatternReport {
     let q = req.query();
-    let plan = ScanPlan::new(&q);
-    report_blocks(index, data, req, &plan, 0..data.block_count(), false).0
+    let mut slot = None;
+    let plan = ScanPlan::new_in(&mut slot, &q);
+    report_blocks(index, data, req, plan, 0..data.block_count(), false).0
 }
 
 /// Blocks searched at once when hits are streamed in order.
@@ -347,12 +362,13 @@ pub fn for_each_hit(
     mut f: impl FnMut(u32, &Hit) -> bool,
 ) {
     let q = req.query();
-    let plan = ScanPlan::new(&q);
+    let mut slot = None;
+    let plan = ScanPlan::new_in(&mut slot, &q);
     let n = data.block_count();
     let mut start = 0;
     while start < n {
         let end = (start + STREAM_BLOCKS).min(n);
-        for (id, h) in hits_of_blocks(index, data, req, &plan, start..end) {
+        for (id, h) in hits_of_blocks(index, data, req, plan, start..end) {
             if !f(id, &h) {
                 return;
             }
