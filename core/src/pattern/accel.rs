@@ -38,7 +38,7 @@ use super::decide::{decide, Decision, FirstStoneSource, Next};
 use super::first::{FirstStones, UnsettledRow, FIRST_NEVER, UNSETTLED_ROW_BYTES};
 use super::local::LocalScanner;
 use super::pairscan::{bits128, scan_pairs};
-use super::plan::{Pair, ScanPlan, Strategy};
+use super::plan::{Pair, ScanPlan, Strategy, MAX_PAIRS};
 use super::query::PatternQuery;
 use super::scan::{scan_game, Candidates, Continuation, GameSource, Hit, MoveRecord};
 use super::summary::{
@@ -637,7 +637,9 @@ impl<'a> PatternIndex<'a> {
                 let mut game_pairs = [0u128; BLOCK_GAMES];
                 let mut any = 0u64;
                 let parts = BlockParts::of(self.blocks, block);
-                for (i, pair) in plan.pairs.iter().enumerate() {
+                // The games each pair's block words keep.
+                let mut kept = [0u64; MAX_PAIRS];
+                for (k, pair) in kept.iter_mut().zip(&plan.pairs) {
                     let mut w = base;
                     for &at in &pair.words {
                         w &= self.word(block, at as usize);
@@ -645,12 +647,39 @@ impl<'a> PatternIndex<'a> {
                             break;
                         }
                     }
-                    // The first stones rule most of the games left out, 64 at once.
-                    if w != 0 && index.is_some() {
-                        if let Some(cells) = plan.variant_cells(pair.variant as usize) {
-                            w = cells.rule_out(pair.placement, parts.tile, parts.unsettled, w);
+                    *k = w;
+                }
+                if index.is_some() {
+                    // The first stones rule most of the games left out, 64 at once, once
+                    // for a pair and its twins.
+                    for (i, pair) in plan.pairs.iter().enumerate() {
+                        if pair.led {
+                            continue;
+                        }
+                        let mut union = 0u64;
+                        let mut j = i;
+                        while let Some(p) = plan.pairs.get(j) {
+                            union |= kept.get(j).copied().unwrap_or(0);
+                            j = p.twin as usize;
+                        }
+                        if union == 0 {
+                            continue;
+                        }
+                        let Some(cells) = plan.variant_cells(pair.variant as usize) else {
+                            continue;
+                        };
+                        let alive =
+                            cells.rule_out(pair.placement, parts.tile, parts.unsettled, union);
+                        let mut j = i;
+                        while let Some(p) = plan.pairs.get(j) {
+                            if let Some(k) = kept.get_mut(j) {
+                                *k &= alive;
+                            }
+                            j = p.twin as usize;
                         }
                     }
+                }
+                for (i, &w) in kept.iter().enumerate().take(plan.pairs.len()) {
                     for g in bits(w) {
                         if let Some(p) = game_pairs.get_mut(g as usize) {
                             *p |= 1 << i;

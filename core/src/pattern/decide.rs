@@ -159,6 +159,23 @@ impl QueryCells {
         }
     }
 
+    /// Whether [`VariantCells::rule_out`] rules variants `vi` and `vj` out in the same
+    /// games at the same placement: the same cells need a stone, the same empty cells in
+    /// the same order.
+    pub fn same_rule_out(&self, vi: usize, vj: usize) -> bool {
+        let (a, b) = (self.variant(vi), self.variant(vj));
+        let empty = |c: &&CellCheck| c.kind == REJECT_BLACK | REJECT_WHITE;
+        a.stones
+            .iter()
+            .map(|c| c.offset)
+            .eq(b.stones.iter().map(|c| c.offset))
+            && a.rejecting.iter().filter(empty).map(|c| c.offset).eq(b
+                .rejecting
+                .iter()
+                .filter(empty)
+                .map(|c| c.offset))
+    }
+
     /// The cells of variant `vi`.
     #[inline]
     pub fn variant(&self, vi: usize) -> VariantCells<'_> {
@@ -332,12 +349,20 @@ pub fn decide<S: FirstStoneSource>(
     let none_unsettled = s.first_unsettling() == FIRST_NEVER;
     // Most placements end here: a stone the region rejects, there no later than `a` and
     // for good (its point never changes again): no match before `a` (a needed cell is
-    // still empty), none from it on.
+    // still empty), none from it on. The same pass finds the first stone after `a` (the
+    // first in cell order among the earliest), the continuation's candidate.
     let mut unordered = false;
-    for c in cells.stones.iter().chain(cells.rejecting) {
-        let t = s.first(code(c));
-        // (Never a stone: 255, past every `a`.)
-        if t > a || !rejected(c) {
+    let (mut best, mut best_at) = (FIRST_NEVER, 0u16);
+    for c in cells.all {
+        let at = code(c);
+        let t = s.first(at);
+        // (Never a stone: 255, past every `a`.) Without a branch: which way it goes
+        // depends on the game.
+        let later = t > a;
+        let take = later & (t < best);
+        best = if take { t } else { best };
+        best_at = if take { at } else { best_at };
+        if later || c.kind & (REJECT_BLACK | REJECT_WHITE) == 0 || !rejected(c) {
             continue;
         }
         if t >= FIRST_LATE {
@@ -349,6 +374,7 @@ pub fn decide<S: FirstStoneSource>(
             return Decision::None;
         }
     }
+    let after = (best != FIRST_NEVER).then_some((best, best_at));
     let mut changes = RegionChanges {
         rows: none_unsettled.then_some((false, FIRST_NEVER)),
         exact: None,
@@ -360,7 +386,7 @@ pub fn decide<S: FirstStoneSource>(
         if unordered || a >= FIRST_LATE {
             return Decision::Open;
         }
-        let next = match first_after(cells, base, a, s) {
+        let next = match after {
             None => Next::Nothing,
             Some((t, _)) if t >= FIRST_LATE => Next::After(a as u32),
             Some((t, c)) => match Point::from_index19(c) {
@@ -396,7 +422,7 @@ pub fn decide<S: FirstStoneSource>(
     }
     // The continuation is the first stone after `a` if it comes before t2 (later, a stone
     // may come back where one was removed).
-    let next = match first_after(cells, base, a, s) {
+    let next = match after {
         Some((t, c)) if t < FIRST_LATE && changes.settled_before(s, region, t) => {
             match Point::from_index19(c) {
                 Some(p) => Next::Move(t as u32, p, s.first_white(c)),
@@ -406,26 +432,6 @@ pub fn decide<S: FirstStoneSource>(
         _ => Next::After(a as u32),
     };
     Decision::Hit(a as u32, next)
-}
-
-/// The first first-stone byte after `a` among the cells (and the point's code), if any.
-#[inline(always)]
-fn first_after<S: FirstStoneSource>(
-    cells: VariantCells<'_>,
-    base: u16,
-    a: u8,
-    s: &S,
-) -> Option<(u8, u16)> {
-    let (mut best, mut at) = (FIRST_NEVER, 0u16);
-    for c in cells.all {
-        let here = base.wrapping_add(c.offset);
-        let t = s.first(here);
-        if t > a && t < best {
-            best = t;
-            at = here;
-        }
-    }
-    (best != FIRST_NEVER).then_some((best, at))
 }
 
 /// Games side by side in a block's first-stone tile (one byte each, per point).

@@ -51,7 +51,17 @@ pub struct Pair {
     pub region: Rect,
     /// Its variant's group (regions of different groups never coincide).
     pub group: u8,
+    /// The next pair at the same placement whose variant the first stones rule out in the
+    /// same games (the same cells need a stone, the same empty cells in the same order:
+    /// the variant with colours exchanged), or [`NO_TWIN`]; `led` when an earlier pair
+    /// leads its chain.
+    pub twin: u8,
+    /// Whether an earlier pair's chain holds this one.
+    pub led: bool,
 }
+
+/// [`Pair::twin`] of a pair without a later twin.
+pub const NO_TWIN: u8 = u8::MAX;
 
 /// The most block words a pair ANDs (more stones make a filter no better in practice).
 pub const MAX_WORDS: usize = 8;
@@ -178,6 +188,8 @@ impl<'q> ScanPlan<'q> {
                     words: heapless::Vec::new(),
                     region: v.region(p),
                     group: v.group,
+                    twin: NO_TWIN,
+                    led: false,
                 };
                 for (cells, first) in [(&v.need_black, 0u16), (&v.need_white, 361)] {
                     for c in cells.iter() {
@@ -191,6 +203,40 @@ impl<'q> ScanPlan<'q> {
                 if self.pairs.push(pair).is_err() {
                     return;
                 }
+            }
+        }
+        self.link_twins();
+    }
+
+    /// Links each pair to the next pair at its placement that the first stones rule out in
+    /// the same games ([`Pair::twin`]).
+    fn link_twins(&mut self) {
+        let PlanTables::Pairs(_, cells) = &self.tables else {
+            return;
+        };
+        let n = self.pairs.len();
+        for i in 0..n {
+            if self.pairs.get(i).is_none_or(|p| p.led || p.twin != NO_TWIN) {
+                continue;
+            }
+            let mut last = i;
+            for j in i + 1..n {
+                let (Some(a), Some(b)) = (self.pairs.get(i), self.pairs.get(j)) else {
+                    break;
+                };
+                if b.led
+                    || a.placement != b.placement
+                    || !cells.same_rule_out(a.variant as usize, b.variant as usize)
+                {
+                    continue;
+                }
+                if let Some(l) = self.pairs.get_mut(last) {
+                    l.twin = j as u8;
+                }
+                if let Some(b) = self.pairs.get_mut(j) {
+                    b.led = true;
+                }
+                last = j;
             }
         }
     }
