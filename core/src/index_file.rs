@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::format::{Container, FormatError, Kind};
 use crate::index::{Index, IndexHeader};
+use crate::pattern::accel::PATTERN_DATA_VERSION;
 use crate::pattern::{PatternHeader, PatternIndex};
 
 /// The header of an index file: the index's part, then pattern search's.
@@ -35,13 +36,24 @@ pub struct IndexFile<'a> {
     pattern_header: PatternHeader,
 }
 
+/// [`FormatError::UnsupportedVersion`] when the header of `c` (whose checksum holds) does
+/// not decode because its pattern part has another version than this reader's (an index
+/// built by another version of kifudex); `None` otherwise.
+fn other_pattern_version(c: &Container<'_>) -> Option<FormatError> {
+    let (_, rest): (IndexHeader, _) = c.header_prefix().ok()?;
+    let (version, _) = postcard::take_from_bytes::<u32>(rest).ok()?;
+    (version != PATTERN_DATA_VERSION).then_some(FormatError::UnsupportedVersion)
+}
+
 impl<'a> IndexFile<'a> {
     /// Opens an index file, checking the structure of both parts in time independent of
     /// its size ([`Index::open`], [`PatternIndex::open_structure`]); [`IndexFile::verify`]
     /// checks the rest.
     pub fn open(file: &'a [u8]) -> Result<IndexFile<'a>, FormatError> {
         let c = Container::open_structure(file, Kind::Index)?;
-        let header: IndexFileHeader = c.header()?;
+        let header: IndexFileHeader = c
+            .header()
+            .map_err(|e| other_pattern_version(&c).unwrap_or(e))?;
         let index = Index::with_header(header.index, c)?;
         let pattern = PatternIndex::open_structure(&header.pattern, c.body, index.game_count())?;
         Ok(IndexFile {
@@ -67,7 +79,9 @@ impl<'a> IndexFile<'a> {
     /// The pattern search's data of an open index (its structure checked).
     pub fn pattern_of(index: &Index<'a>) -> Result<PatternIndex<'a>, FormatError> {
         let c = index.container();
-        let header: IndexFileHeader = c.header()?;
+        let header: IndexFileHeader = c
+            .header()
+            .map_err(|e| other_pattern_version(c).unwrap_or(e))?;
         PatternIndex::open_structure(&header.pattern, c.body, index.game_count())
     }
 
@@ -87,5 +101,53 @@ impl<'a> IndexFile<'a> {
     pub fn verify_records(&self) -> Result<(), FormatError> {
         self.index.verify()?;
         self.pattern.validate_for(&self.index)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    use super::*;
+    use crate::format::{align8, Section};
+
+    const GOLDEN: &[u8] = include_bytes!("../tests/data/golden.kdx");
+
+    /// The golden index with its pattern part of the header replaced by `pattern` (the
+    /// checksums made anew).
+    fn with_pattern_part(pattern: &[u8]) -> std::vec::Vec<u8> {
+        let c = Container::open(GOLDEN, Kind::Index).unwrap();
+        let (_, rest): (IndexHeader, _) = c.header_prefix().unwrap();
+        let mut header = c.header[..c.header.len() - rest.len()].to_vec();
+        header.extend_from_slice(pattern);
+        let mut file = Container::preamble(Kind::Index, &header, c.body).to_vec();
+        file.extend_from_slice(&header);
+        file.resize(file.len() + align8(header.len()) - header.len(), 0);
+        file.extend_from_slice(c.body);
+        file
+    }
+
+    #[test]
+    fn an_index_of_another_pattern_version_is_refused_as_such() {
+        // The first version's pattern part: version 1, games, then four sections.
+        let s = Section::default();
+        let mut buf = [0u8; 256];
+        let old = postcard::to_slice(&(1u32, 10u32, s, s, s, s), &mut buf).unwrap();
+        assert_eq!(
+            IndexFile::open(&with_pattern_part(old)).err(),
+            Some(FormatError::UnsupportedVersion)
+        );
+        // The same shape with this version, but a header that does not decode: damaged.
+        let mut buf = [0u8; 256];
+        let wrong =
+            postcard::to_slice(&(PATTERN_DATA_VERSION, 10u32, s, s, s, s), &mut buf).unwrap();
+        assert_eq!(
+            IndexFile::open(&with_pattern_part(wrong)).err(),
+            Some(FormatError::BadHeader)
+        );
+        // The golden file itself opens (the rebuilt file is the same bytes).
+        let c = Container::open(GOLDEN, Kind::Index).unwrap();
+        let (_, rest): (IndexHeader, _) = c.header_prefix().unwrap();
+        assert_eq!(with_pattern_part(rest), GOLDEN);
     }
 }

@@ -89,7 +89,7 @@ pub fn describe(bytes: &[u8], verify: bool) -> Result<String> {
     } else {
         IndexFile::open(bytes)
     }
-    .map_err(|e| anyhow!("not a valid index: {e}"))?;
+    .map_err(|e| anyhow!(crate::invalid_index(e)))?;
     let index = &file.index;
     let ph = file.pattern_header();
     let h = index.header();
@@ -167,7 +167,7 @@ pub fn verify(bytes: &[u8]) -> Result<String> {
             book.header().next_moves
         ));
     }
-    let file = IndexFile::open_verified(bytes).map_err(|e| anyhow!("not a valid index: {e}"))?;
+    let file = IndexFile::open_verified(bytes).map_err(|e| anyhow!(crate::invalid_index(e)))?;
     let h = file.index.header();
     Ok(format!(
         "a valid index ({} games, {} positions)",

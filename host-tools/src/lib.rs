@@ -42,6 +42,18 @@ pub fn print_stdout(text: &str) -> Result<()> {
 
 pub use mapped::IndexBytes;
 
+/// Why an index file was refused, for a message: the reader's reason, and what to do
+/// about an index written by another version of kifudex.
+pub fn invalid_index(e: kifudex_core::format::FormatError) -> String {
+    match e {
+        kifudex_core::format::FormatError::UnsupportedVersion => format!(
+            "not a valid index: {e} (written by another version of kifudex: build it again \
+             from its records)"
+        ),
+        e => format!("not a valid index: {e}"),
+    }
+}
+
 /// Opens an index or book file: memory-mapped ([`mapped::map_file`]), so that opening costs
 /// time independent of the file's size.
 pub fn open_index_file(path: &Path) -> Result<IndexBytes> {

@@ -129,7 +129,7 @@ pub fn indexes(paths: &[PathBuf]) -> Result<(Vec<Input>, BuildOptions)> {
     for p in paths {
         let bytes = Arc::new(crate::open_index_file(p)?);
         let file = IndexFile::open_verified(&bytes)
-            .map_err(|e| anyhow!("{}: not a valid index: {e}", p.display()))?;
+            .map_err(|e| anyhow!("{}: {}", p.display(), crate::invalid_index(e)))?;
         let h = file.index.header();
         let options = (h.max_moves, h.shared_min);
         match built {

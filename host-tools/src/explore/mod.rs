@@ -125,7 +125,8 @@ impl<'a> Explorer<'a> {
     /// file, or the bundled sample).
     pub fn open(bytes: &'a [u8], name: impl Into<String>) -> Result<Explorer<'a>> {
         let name = name.into();
-        let file = IndexFile::open(bytes).map_err(|e| anyhow!("{name}: not a valid index: {e}"))?;
+        let file =
+            IndexFile::open(bytes).map_err(|e| anyhow!("{name}: {}", crate::invalid_index(e)))?;
         let pattern_header = file.pattern_header().clone();
         Ok(Explorer {
             index: file.index,

@@ -64,7 +64,7 @@ pub fn add(index: &Path, paths: &[PathBuf], keep_duplicates: bool) -> Result<Bui
     let t0 = Instant::now();
     let bytes = crate::open_index_file(index)?;
     let header = kifudex_core::index::Index::open(&bytes)
-        .map_err(|e| anyhow!("{}: not a valid index: {e}", index.display()))?
+        .map_err(|e| anyhow!("{}: {}", index.display(), crate::invalid_index(e)))?
         .header()
         .clone();
     let opts = BuildOptions {
