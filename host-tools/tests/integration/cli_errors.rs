@@ -658,14 +658,7 @@ fn the_build_summary_and_info_agree_and_add_up() {
     assert!(sections.iter().map(|(_, b)| b).sum::<u64>() < file_len);
     let pattern_sum: u64 = sections
         .iter()
-        .filter(|(n, _)| {
-            [
-                "pattern blocks",
-                "removals",
-                "removal starts",
-            ]
-            .contains(&n.as_str())
-        })
+        .filter(|(n, _)| ["pattern blocks", "removals", "removal starts"].contains(&n.as_str()))
         .map(|(_, b)| b)
         .sum();
     assert_eq!(
