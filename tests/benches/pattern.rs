@@ -5,9 +5,9 @@
 //! `cargo bench -p kifudex-tests --bench pattern -- --warm-up-time 1 --measurement-time 3`
 //!
 //! Each timing is one whole search: the pattern compiled, every block of games narrowed,
-//! the candidate games read (corner logs) or replayed, hits, continuations and classes
-//! counted. `scripts/bench-pattern.sh INDEX` times the same searches through the command
-//! line on any index (a million-game collection too).
+//! the candidate games decided from their first stones or replayed, hits, continuations
+//! and classes counted. `scripts/bench-pattern.sh INDEX` times the same searches through
+//! the command line on any index (a million-game collection too).
 
 use std::hint::black_box;
 use std::path::PathBuf;

@@ -525,7 +525,7 @@ impl<'a> PatternIndex<'a> {
                     }
                 }
                 GameWork::Pairs(pairs) => {
-                    scan_pairs(plan, &game, pairs, None, &mut |h| on_hit(id, winner, h))
+                    scan_pairs(plan, &game, pairs, &mut |h| on_hit(id, winner, h))
                 }
                 GameWork::Decided(hits, open) => {
                     for dh in hits {
@@ -533,7 +533,7 @@ impl<'a> PatternIndex<'a> {
                             decided_hit(q, dh, |region, after| first_move_in(&game, region, after));
                         on_hit(id, winner, &h);
                     }
-                    scan_pairs(plan, &game, open, None, &mut |h| on_hit(id, winner, h));
+                    scan_pairs(plan, &game, open, &mut |h| on_hit(id, winner, h));
                 }
             }
         });

@@ -8,7 +8,7 @@
 //! complete; on a rejecting point that no later removal or setup empties, it drops the
 //! pairs it rules out for good, and the scan stops once none is left. Moves with removals
 //! or setup are compared point by point, as [`super::scan`] does. The hits are the same
-//! as [`super::scan::scan_game_from`]'s for the same placements (the tests compare them
+//! as [`super::scan::scan_game`]'s for the same placements (the tests compare them
 //! on every plan).
 
 use crate::point::{Point, Stone, MAX_SIDE};
@@ -18,7 +18,7 @@ use super::plan::ScanPlan;
 use super::query::{Change, Variant};
 use super::scan::{
     emit_hit, move_stone, set_stone, start_position, stone_at, stuck, GameSource, Hit, LastChange,
-    MoveRecord, Records, Resume, POINT_OF_CODE,
+    MoveRecord, Records, POINT_OF_CODE,
 };
 
 /// Entries of a table: one per move code (`y * 19 + x`, then the pass and the codes past
@@ -105,13 +105,11 @@ pub(crate) fn bits128(mut set: u128) -> impl Iterator<Item = usize> {
 }
 
 /// The hits of `game` for the pairs `live` of `plan` (a pair plan), in order of position,
-/// passed to `on_hit`; from a known position on when `from` is given (its stones known
-/// inside the pairs' regions), else from the setup (whose matches are all hits).
+/// passed to `on_hit`, from the setup on (whose matches are all hits).
 pub fn scan_pairs<G: GameSource>(
     plan: &ScanPlan<'_>,
     game: &G,
     live: u128,
-    from: Option<&Resume>,
     on_hit: &mut impl FnMut(&Hit),
 ) {
     let mut s = PairScan {
@@ -123,7 +121,7 @@ pub fn scan_pairs<G: GameSource>(
         white: PointSet::EMPTY,
         changes: LastChange::default(),
     };
-    s.run(from, on_hit);
+    s.run(on_hit);
 }
 
 struct PairScan<'a, 'q, G> {
@@ -149,10 +147,9 @@ impl<'q, G: GameSource> PairScan<'_, 'q, G> {
         Some((v, pair.placement))
     }
 
-    fn run(&mut self, from: Option<&Resume>, on_hit: &mut impl FnMut(&Hit)) {
+    fn run(&mut self, on_hit: &mut impl FnMut(&Hit)) {
         let g = self.game;
-        let start = from.map_or(0, |r| r.move_number);
-        let (si, ri) = start_position(g, from, &mut self.black, &mut self.white);
+        let si = start_position(g, &mut self.black, &mut self.white);
         let stones = !(self.black.is_empty() && self.white.is_empty());
         // Every match of the setup position is a hit (an empty board matches only the
         // variants without stones).
@@ -161,7 +158,7 @@ impl<'q, G: GameSource> PairScan<'_, 'q, G> {
         } else {
             self.live & self.t.stoneless
         };
-        if from.is_none() && initial != 0 {
+        if initial != 0 {
             let mut matched = 0u128;
             for i in bits128(initial) {
                 if let Some((v, p)) = self.variant(i) {
@@ -173,15 +170,15 @@ impl<'q, G: GameSource> PairScan<'_, 'q, G> {
             self.emit_first(matched, 0, on_hit);
         }
         if stones {
-            self.drop_stuck(start);
+            self.drop_stuck(0);
             if self.live == 0 {
                 return;
             }
         }
-        let mut records = Records::new(g, si, ri);
+        let mut records = Records::new(g, si, 0);
         let mut next_event = records.next();
         let t = self.t;
-        g.for_each_move(start as usize, |i, code| {
+        g.for_each_move(0, |i, code| {
             let n = i as u32 + 1;
             let rec = MoveRecord(code);
             let c = rec.code() as usize & (CODES - 1);

@@ -363,30 +363,6 @@ pub fn scan_game<G: GameSource>(
     cand: &Candidates,
     on_hit: &mut impl FnMut(&Hit),
 ) {
-    scan_game_from(q, game, cand, None, on_hit);
-}
-
-/// A position to start a scan from, its stones known (from corner logs): inside the
-/// candidate regions, the stones after `move_number` moves.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Resume {
-    /// Moves played before the position.
-    pub move_number: u32,
-    /// Its black stones (inside the candidate regions).
-    pub black: PointSet,
-    /// Its white stones.
-    pub white: PointSet,
-}
-
-/// [`scan_game`] from a known position on (`None`: from the start): the hits of the
-/// positions after it.
-pub fn scan_game_from<G: GameSource>(
-    q: &PatternQuery,
-    game: &G,
-    cand: &Candidates,
-    from: Option<&Resume>,
-    on_hit: &mut impl FnMut(&Hit),
-) {
     let mut s = Scan {
         q,
         game,
@@ -397,7 +373,7 @@ pub fn scan_game_from<G: GameSource>(
         watched: PointSet::EMPTY,
         changes: LastChange::default(),
     };
-    s.run(from, on_hit);
+    s.run(on_hit);
 }
 
 struct Scan<'a, G> {
@@ -418,21 +394,18 @@ impl<G: GameSource> Scan<'_, G> {
         set_stone(&mut self.black, &mut self.white, p, s);
     }
 
-    fn run(&mut self, from: Option<&Resume>, on_hit: &mut impl FnMut(&Hit)) {
+    fn run(&mut self, on_hit: &mut impl FnMut(&Hit)) {
         let g = self.game;
-        let start = from.map_or(0, |r| r.move_number);
-        let (si, ri) = start_position(g, from, &mut self.black, &mut self.white);
-        if from.is_none() {
-            self.initial_hits(on_hit);
-        }
-        if self.start_watching() && !self.any_alive(start) {
+        let si = start_position(g, &mut self.black, &mut self.white);
+        self.initial_hits(on_hit);
+        if self.start_watching() && !self.any_alive(0) {
             return;
         }
-        let mut records = Records::new(g, si, ri);
+        let mut records = Records::new(g, si, 0);
         let mut next_event = records.next();
         let trig = [self.cand.black_triggers, self.cand.white_triggers];
         let watching = !self.watches.is_empty();
-        moves_buffered(g, start as usize, |i, code| {
+        moves_buffered(g, 0, |i, code| {
             let n = i as u32 + 1;
             let rec = MoveRecord(code);
             let white = rec.white() as usize;
@@ -945,38 +918,23 @@ pub(crate) fn set_stone(black: &mut PointSet, white: &mut PointSet, p: Point, s:
 }
 
 /// Sets up the board (`black`, `white`) a scan of `game` starts from: the setup of the
-/// start, or the known position `from`. Returns the first setup and removal records not
-/// applied yet.
+/// start (position 0). Returns the first setup record not applied yet.
 pub(crate) fn start_position<G: GameSource>(
     game: &G,
-    from: Option<&Resume>,
     black: &mut PointSet,
     white: &mut PointSet,
-) -> (usize, usize) {
-    let (n_setup, n_rem) = (game.setup_count(), game.removal_count());
-    let (mut si, mut ri) = (0usize, 0usize);
-    match from {
-        None => {
-            while si < n_setup {
-                let (before, p, st) = game.setup(si);
-                if before != 0 {
-                    break;
-                }
-                set_stone(black, white, p, st);
-                si += 1;
-            }
+) -> usize {
+    let n_setup = game.setup_count();
+    let mut si = 0usize;
+    while si < n_setup {
+        let (before, p, st) = game.setup(si);
+        if before != 0 {
+            break;
         }
-        Some(r) => {
-            (*black, *white) = (r.black, r.white);
-            while si < n_setup && game.setup(si).0 <= r.move_number {
-                si += 1;
-            }
-            while ri < n_rem && game.removal(ri).0 <= r.move_number {
-                ri += 1;
-            }
-        }
+        set_stone(black, white, p, st);
+        si += 1;
     }
-    (si, ri)
+    si
 }
 
 /// What the board given by its black and white stones holds at `p`.
