@@ -161,7 +161,10 @@ fn hostile_pattern_sections_are_refused() {
     let tile_byte = |i: usize| blocks_at + i * 64 + g0 as usize;
     let row0 = blocks_at + ROWS_AT + g0 as usize * UNSETTLED_ROW_BYTES;
     let words_at = (TILE_BYTES / 8) as u64;
-    let first_white_word = words_at + 3 * 361;
+    // Words per point: ever black, ever white, then searched and the two winners, then
+    // the first stone's colour, then unsettled.
+    let first_white_word = words_at + 2 * 361 + 3;
+    let unsettled_word = words_at + 3 * 361 + 3;
     let tail = games % 64;
     assert!(tail != 0, "the test needs a block with unused bits");
     #[allow(clippy::type_complexity)]
@@ -263,6 +266,21 @@ fn hostile_pattern_sections_are_refused() {
             Box::new(move |h, b| {
                 let word = first_white_word + never as u64;
                 set_bits(b, &h.pattern.blocks, word, g0, 1, 1);
+            }),
+        ),
+        (
+            "unsettled word bit where the game's row has none",
+            Box::new(move |h, b| {
+                let word = unsettled_word + never as u64;
+                set_bits(b, &h.pattern.blocks, word, g0, 1, 1);
+            }),
+        ),
+        (
+            "unsettled word bit of a game past the last",
+            Box::new(move |h, b| {
+                let last = h.pattern.blocks.count / BLOCK_WORDS as u64 - 1;
+                let word = last * BLOCK_WORDS as u64 + unsettled_word + 7;
+                set_bits(b, &h.pattern.blocks, word, tail as u32, 1, 1);
             }),
         ),
         (
