@@ -11,10 +11,11 @@
 //!   - **words**, bit `g` for game `64 * block + g`: for every point, whether the game ever
 //!     had a black stone there (words `0..361`), a white stone (words `361..722`); the games
 //!     that are searched (19x19), that Black won, that White won; for every point, whether
-//!     its first stone is white (words `725..1086`). A pattern's `X` cell can only match over
-//!     an ever-black point and its `O` cell over an ever-white one: Kombilo's
-//!     final-position bitmaps, laid out by point so that a corner pattern reads a handful of
-//!     words per 64 games;
+//!     its first stone is white (words `725..1086`); for every point, the games in which it
+//!     is unsettled (words `1086..1447`, the unsettled rows' bits laid out by point). A
+//!     pattern's `X` cell can only match over an ever-black point and its `O` cell over an
+//!     ever-white one: Kombilo's final-position bitmaps, laid out by point so that a corner
+//!     pattern reads a handful of words per 64 games;
 //!   - each game's **unsettled row** ([`super::first::UnsettledRow`]);
 //! - **removals**: every stone a move removed, packed [`REMOVAL_BITS`]-bit records (bits
 //!   0-8 the point code, 9-24 the 1-based move number), each game's in move order, games in
@@ -227,10 +228,10 @@ impl<'a> PatternIndex<'a> {
 
     /// Checks every record: games past the last hold nothing (first-stone bytes
     /// [`FIRST_NEVER`], no bits, the row of a game without stones), a game not searched
-    /// notes nothing, every
-    /// point with a first stone was ever black or white (its colour the first one's),
-    /// every unsettled row is well formed, the removal starts never decrease, every
-    /// removal names a point and a move of its game (`move_count`), in move order.
+    /// notes nothing, every point with a first stone was ever black or white (its colour
+    /// the first one's), every unsettled row is well formed and its bits are the unsettled
+    /// words', the removal starts never decrease, every removal names a point and a move
+    /// of its game (`move_count`), in move order.
     pub fn validate(&self, move_count: impl Fn(u32) -> Option<u32>) -> Result<(), FormatError> {
         let bad = Err(FormatError::BadRecord);
         for b in 0..self.block_count() {

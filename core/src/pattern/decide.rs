@@ -44,6 +44,15 @@ pub struct CellCheck {
     kind: u8,
 }
 
+impl CellCheck {
+    /// Whether the cell is an empty cell (`.`): it rejects a stone of either colour and
+    /// needs none.
+    #[inline]
+    fn is_empty_cell(&self) -> bool {
+        self.kind == REJECT_BLACK | REJECT_WHITE
+    }
+}
+
 /// The cells of every variant of a query as [`decide`] reads them: per variant, those that
 /// need a stone, then those that reject one (the third and fourth lines first), then the
 /// others.
@@ -164,7 +173,7 @@ impl QueryCells {
     /// the same order.
     pub fn same_rule_out(&self, vi: usize, vj: usize) -> bool {
         let (a, b) = (self.variant(vi), self.variant(vj));
-        let empty = |c: &&CellCheck| c.kind == REJECT_BLACK | REJECT_WHITE;
+        let empty = |c: &&CellCheck| c.is_empty_cell();
         a.stones
             .iter()
             .map(|c| c.offset)
@@ -479,27 +488,25 @@ impl VariantCells<'_> {
             *l = (*l).min(FIRST_LATE - 1);
         }
         let mut alive = keep;
-        let mut cells = self
-            .rejecting
-            .iter()
-            .filter(|c| c.kind == REJECT_BLACK | REJECT_WHITE);
+        let mut cells = self.rejecting.iter().filter(|c| c.is_empty_cell());
         let mut round = 0;
         while alive != 0 {
-            // This batch's cells' lanes, and the games where one of them is unsettled.
-            let mut batch: [&[u8; LANES]; BATCH] = [&[FIRST_NEVER; LANES]; BATCH];
+            // This batch's least first stones, and the games where one of its cells is
+            // unsettled.
             let size = [2, 4].get(round).copied().unwrap_or(BATCH);
             round += 1;
             let mut n = 0;
             let mut low = [FIRST_NEVER; LANES];
             let mut moved = 0u64;
-            for (slot, c) in batch.iter_mut().take(size).zip(cells.by_ref()) {
+            // (Bounded by an array's length, the loop compiles tighter than with `take`
+            // alone: 7x7 NW on fox_pro 3.13 M instructions against 3.25 M.)
+            for (_, c) in [(); BATCH].iter().take(size).zip(cells.by_ref()) {
                 let Some((t, u)) = lanes(c) else {
                     return alive;
                 };
                 for i in 0..LANES {
                     low[i] = low[i].min(t[i]);
                 }
-                *slot = t;
                 moved |= u;
                 n += 1;
             }
@@ -518,7 +525,7 @@ impl VariantCells<'_> {
                 let out = self
                     .rejecting
                     .iter()
-                    .filter(|c| c.kind == REJECT_BLACK | REJECT_WHITE)
+                    .filter(|c| c.is_empty_cell())
                     .any(|c| {
                         lanes(c).is_some_and(|(t, u)| {
                             t.get(g).is_some_and(|&t| t <= lim) && u >> g & 1 == 0

@@ -216,7 +216,7 @@ impl<'q> ScanPlan<'q> {
         };
         let n = self.pairs.len();
         for i in 0..n {
-            if self.pairs.get(i).is_none_or(|p| p.led || p.twin != NO_TWIN) {
+            if self.pairs.get(i).is_none_or(|p| p.led) {
                 continue;
             }
             let mut last = i;
