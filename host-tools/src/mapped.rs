@@ -1,4 +1,5 @@
-//! Index and book files opened by memory map: the one place with `unsafe` in this crate.
+//! Index and book files opened by memory map, and the hint that asks for their bytes ahead
+//! of time: the one place with `unsafe` in this crate.
 
 use std::fs::File;
 use std::ops::Deref;
@@ -59,4 +60,30 @@ pub fn map_file(path: &Path) -> Result<IndexBytes> {
     let map = unsafe { memmap2::Mmap::map(&file) }
         .with_context(|| format!("cannot map {}", path.display()))?;
     Ok(IndexBytes::Mapped(map))
+}
+
+/// Asks the processor to start loading the 64-byte line that holds `bytes[at]` into its
+/// caches, without waiting for it: a hint, with no effect on any result (nothing when `at`
+/// is past the end, nor on processors other than x86_64).
+///
+/// Pattern search reads a few scattered lines of each 41 KB block of games; on an index
+/// larger than the processor's caches it waited for memory at every block. Asking for the
+/// next block's lines while one block is searched took a million-game search of a side
+/// pattern from 177 to 94 ms on one core (`docs/PATTERNS.md`, "Speed").
+#[inline(always)]
+pub fn prefetch(bytes: &[u8], at: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(b) = bytes.get(at) {
+        // SAFETY: `_mm_prefetch` is unsafe only because it takes a raw pointer; a prefetch
+        // never faults and reads nothing into the program (it only moves a cache line),
+        // and the pointer here comes from a live reference into `bytes`.
+        #[allow(unsafe_code)]
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                (b as *const u8).cast(),
+            );
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (bytes, at);
 }

@@ -65,6 +65,85 @@ pub const ROWS_AT: usize = TILE_BYTES + WORDS * 8;
 pub const BLOCK_BYTES: usize = ROWS_AT + BLOCK_GAMES * UNSETTLED_ROW_BYTES;
 /// `u64` words per block.
 pub const BLOCK_WORDS: usize = BLOCK_BYTES / 8;
+/// Words of a [`BlockLines`] set (one bit per 64-byte line of a block).
+const LINE_WORDS: usize = BLOCK_BYTES.div_ceil(64 * 64);
+
+/// A set of 64-byte lines of a block, by their offset from the block's start: the lines a
+/// search reads of every block it looks at ([`BlockLines::read_by`]), so that a caller
+/// can ask for the next block's lines ahead of time (on a collection larger than the
+/// processor's caches, a search otherwise waits for memory at each block).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct BlockLines {
+    bits: [u64; LINE_WORDS],
+}
+
+impl BlockLines {
+    /// The lines that `plan`'s search may read of a block: for the pair strategy, the
+    /// block words of its pairs, the first-stone lines of every cell of their regions with
+    /// those cells' first-colour and unsettled words, the games' flags and results, and
+    /// the unsettled rows; nothing for the other strategies (they read every game).
+    pub fn read_by(plan: &ScanPlan<'_>) -> BlockLines {
+        let mut lines = BlockLines::default();
+        if plan.strategy != Strategy::Pairs {
+            return lines;
+        }
+        lines.add(TILE_BYTES + WORD_SEARCHED * 8);
+        lines.add(TILE_BYTES + WORD_BLACK_WON * 8);
+        lines.add(TILE_BYTES + WORD_WHITE_WON * 8);
+        for pair in plan.pairs() {
+            for &w in &pair.words {
+                lines.add(TILE_BYTES + w as usize * 8);
+            }
+            let Some(cells) = plan.variant_cells(pair.variant as usize) else {
+                continue;
+            };
+            for off in cells.offsets() {
+                let code = pair.placement.index19() as usize + off as usize;
+                lines.add(code * BLOCK_GAMES);
+                lines.add(TILE_BYTES + (WORD_FIRST_WHITE + code) * 8);
+                lines.add(TILE_BYTES + (WORD_UNSETTLED + code) * 8);
+            }
+        }
+        for at in (ROWS_AT..BLOCK_BYTES).step_by(64) {
+            lines.add(at);
+        }
+        lines.add(BLOCK_BYTES - 1);
+        lines
+    }
+
+    /// Adds the line of byte `at` of a block.
+    fn add(&mut self, at: usize) {
+        let l = at / 64;
+        if let Some(w) = self.bits.get_mut(l / 64) {
+            *w |= 1 << (l % 64);
+        }
+    }
+
+    /// Number of lines.
+    pub fn len(&self) -> usize {
+        self.bits.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.bits.iter().all(|&w| w == 0)
+    }
+
+    /// The lines' offsets from the block's start, in order.
+    pub fn offsets(&self) -> impl Iterator<Item = usize> + '_ {
+        self.bits.iter().enumerate().flat_map(|(k, &w)| {
+            let mut w = w;
+            core::iter::from_fn(move || {
+                (w != 0).then(|| {
+                    let l = k * 64 + w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    l * 64
+                })
+            })
+        })
+    }
+}
+
 /// Width of a removal record.
 pub const REMOVAL_BITS: u32 = RemovalRecord::BITS;
 /// Version of this layout.
@@ -351,6 +430,14 @@ impl<'a> PatternIndex<'a> {
             .get(at..at + UNSETTLED_ROW_BYTES)?
             .try_into()
             .ok()
+    }
+
+    /// The bytes of block `b` (empty past the last block).
+    pub fn block(&self, b: usize) -> &'a [u8] {
+        let at = b.saturating_mul(BLOCK_BYTES);
+        self.blocks
+            .get(at..at.saturating_add(BLOCK_BYTES))
+            .unwrap_or(&[])
     }
 
     /// The games of `block` that are searched (bit `g`: game `64 * block + g`).

@@ -452,6 +452,11 @@ pub const LANES: usize = 64;
 const BATCH: usize = 8;
 
 impl VariantCells<'_> {
+    /// The offsets of the variant's cells from a placement's point code (`dy * 19 + dx`).
+    pub fn offsets(&self) -> impl Iterator<Item = u16> + '_ {
+        self.all.iter().map(|c| c.offset)
+    }
+
     /// The games of `keep` (bit `g`: lane `g` of `tile`, a block's first-stone tile of
     /// [`LANES`] games per point) that [`decide`] may not rule out for this variant at
     /// `placement`: 64 games at once, a bytewise maximum over the cells that need a stone

@@ -39,7 +39,7 @@ mod verify;
 #[cfg(feature = "alloc")]
 pub mod writer;
 
-pub use accel::{PatternHeader, PatternIndex};
+pub use accel::{BlockLines, PatternHeader, PatternIndex};
 pub use cells::{Area, Cell, Pattern, PatternError, Rect};
 pub use plan::{ScanPlan, Strategy};
 pub use query::{PatternQuery, Variant};

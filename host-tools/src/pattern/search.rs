@@ -9,12 +9,13 @@ use std::ops::Range;
 use kifudex_core::index::Index;
 use kifudex_core::pattern::accel::BLOCK_GAMES;
 use kifudex_core::pattern::{
-    Area, ContinuationStats, Hit, Pattern, PatternIndex, PatternQuery, ScanPlan,
+    Area, BlockLines, ContinuationStats, Hit, Pattern, PatternIndex, PatternQuery, ScanPlan,
 };
 use kifudex_core::{Color, Point};
 use rayon::prelude::*;
 
 use crate::games::{GameFilter, Page};
+use crate::mapped;
 
 /// What to search for, and in which games. Equal requests ask the same question (the
 /// pattern and area are parsed, so normalised): a cache of scans keys on the request.
@@ -224,6 +225,33 @@ impl<'a, 'q> BlockSearch<'a, 'q> {
     }
 }
 
+/// Blocks from which a search asks for the next block's lines ahead of time (42 MB of
+/// pattern data: past a last-level cache, where the search waits for memory; below, the
+/// lines are in the caches already and asking costs more than it saves: on fox_pro's 162
+/// blocks, 7x7 NW 0.151 -> 0.176 ms).
+const READ_AHEAD_BLOCKS: usize = 1024;
+
+/// The lines of each block that a search over `data` asks for ahead of time: those `plan`
+/// reads, on a large index only.
+fn read_ahead_lines(data: &PatternIndex<'_>, plan: &ScanPlan<'_>) -> BlockLines {
+    if data.block_count() < READ_AHEAD_BLOCKS {
+        return BlockLines::default();
+    }
+    BlockLines::read_by(plan)
+}
+
+/// Asks for `lines` of block `b` ahead of time.
+#[inline]
+fn read_ahead(data: &PatternIndex<'_>, lines: &BlockLines, b: usize) {
+    if lines.is_empty() {
+        return;
+    }
+    let block = data.block(b);
+    for at in lines.offsets() {
+        mapped::prefetch(block, at);
+    }
+}
+
 /// [`BlockSearch::report`] over a plan of the caller's (a plan is large: [`search`] keeps
 /// its own on its stack rather than moving it into a [`BlockSearch`]); with `list_games`,
 /// also the games with hits, in id order.
@@ -237,7 +265,9 @@ fn report_blocks(
 ) -> (PatternReport, Vec<GameHits>) {
     let q = plan.query();
     let blocks = blocks.start..blocks.end.min(data.block_count());
+    let lines = read_ahead_lines(data, plan);
     let scan = |(mut acc, mut listed): (PatternReport, Vec<GameHits>), b: usize| {
+        read_ahead(data, &lines, b + 1);
         let mask = block_mask(index, &req.filter, b);
         let mut last = u32::MAX;
         let mut year = 0u16;
@@ -309,7 +339,9 @@ fn hits_of_blocks(
     blocks: Range<usize>,
 ) -> Vec<(u32, Hit)> {
     let blocks = blocks.start..blocks.end.min(data.block_count());
+    let lines = read_ahead_lines(data, plan);
     let block_hits = |b: usize| {
+        read_ahead(data, &lines, b + 1);
         let mask = block_mask(index, &req.filter, b);
         let mut hits = Vec::new();
         data.scan_block(index, plan, b, mask, &mut |id, _, h: &Hit| {
