@@ -338,16 +338,10 @@ pub fn decide<S: FirstStoneSource>(
         a = a.max(t);
     }
     // Whether the stone of cell `c` is one it rejects (a needed cell's stone of the other
-    // colour).
-    let rejected = |c: &CellCheck| {
-        let at = code(c);
-        match c.kind & (REJECT_BLACK | REJECT_WHITE) {
-            0 => false,
-            REJECT_BLACK => !s.first_white(at),
-            REJECT_WHITE => s.first_white(at),
-            _ => true,
-        }
-    };
+    // colour). Without a branch on the cell's kind: as a match, it compiled to a jump
+    // table, an indirect jump per cell that the processor mispredicts (4x4 NW on fox_pro
+    // 1.16 -> 1.09 ms).
+    let rejected = |c: &CellCheck| c.kind & (REJECT_BLACK << s.first_white(code(c)) as u8) != 0;
     let settled = |c: &CellCheck| {
         let (x, y) = (
             region.left.wrapping_add(c.dx),
@@ -496,6 +490,9 @@ impl VariantCells<'_> {
         let mut cells = self.rejecting.iter().filter(|c| c.is_empty_cell());
         let mut round = 0;
         while alive != 0 {
+            if round >= 4 && alive.count_ones() <= 1 {
+                break;
+            }
             // This batch's least first stones, and the games where one of its cells is
             // unsettled.
             let size = [2, 4].get(round).copied().unwrap_or(BATCH);
@@ -503,6 +500,7 @@ impl VariantCells<'_> {
             let mut n = 0;
             let mut low = [FIRST_NEVER; LANES];
             let mut moved = 0u64;
+            let batch = cells.clone();
             // (Bounded by an array's length, the loop compiles tighter than with `take`
             // alone: 7x7 NW on fox_pro 3.13 M instructions against 3.25 M.)
             for (_, c) in [(); BATCH].iter().take(size).zip(cells.by_ref()) {
@@ -522,20 +520,19 @@ impl VariantCells<'_> {
             // Where no cell of the batch changes again, the stone that rules is there for
             // good.
             alive &= !(ruled & !moved);
+            // Elsewhere, a cell that stays rules: looked for game by game from this batch on
+            // (no earlier cell rules a game still alive: it would have been ruled out
+            // then).
             let mut ask = ruled & moved;
             while ask != 0 {
                 let g = ask.trailing_zeros() as usize;
                 ask &= ask - 1;
                 let lim = limit.get(g).copied().unwrap_or(0);
-                let out = self
-                    .rejecting
-                    .iter()
-                    .filter(|c| c.is_empty_cell())
-                    .any(|c| {
-                        lanes(c).is_some_and(|(t, u)| {
-                            t.get(g).is_some_and(|&t| t <= lim) && u >> g & 1 == 0
-                        })
-                    });
+                let out = batch.clone().any(|c| {
+                    lanes(c).is_some_and(|(t, u)| {
+                        t.get(g).is_some_and(|&t| t <= lim) && u >> g & 1 == 0
+                    })
+                });
                 if out {
                     alive &= !(1u64 << g);
                 }
