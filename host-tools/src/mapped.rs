@@ -87,3 +87,18 @@ pub fn prefetch(bytes: &[u8], at: usize) {
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (bytes, at);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::prefetch;
+
+    #[test]
+    fn a_prefetch_past_the_end_or_of_nothing_does_nothing() {
+        let bytes = [1u8, 2, 3];
+        for at in [0, 2, 3, usize::MAX] {
+            prefetch(&bytes, at);
+            prefetch(&[], at);
+        }
+        assert_eq!(bytes, [1, 2, 3]);
+    }
+}

@@ -17,7 +17,7 @@ use kifudex_core::format::{align8, Container, Kind};
 use kifudex_core::index_file::{IndexFile, IndexFileHeader};
 use kifudex_core::pattern::accel::{DecidedGames, BLOCK_BYTES, BLOCK_WORDS, ROWS_AT, TILE_BYTES};
 use kifudex_core::pattern::first::{FIRST_NEVER, UNSETTLED_ROW_BYTES};
-use kifudex_core::pattern::{ScanPlan, Strategy};
+use kifudex_core::pattern::{BlockLines, ScanPlan, Strategy};
 
 use super::sealed::{self, get_bits, set_bits};
 
@@ -371,4 +371,63 @@ fn first_stones_decide_most_games_of_corner_and_side_patterns() {
         assert!(with.decided > 100, "{rows}: {with:?}");
         assert!(with.scanned * 20 <= with.decided, "{rows}: {with:?}");
     }
+}
+
+#[test]
+fn read_ahead_lines_hold_every_line_a_corner_or_side_search_reads() {
+    // Computed here from each pair's region and needed stones (not from the plan's cell
+    // lists that `BlockLines::read_by` walks): the first-stone line of every point of the
+    // region, the block words of its needed stones, the unsettled rows.
+    let line = |at: usize| at / 64 * 64;
+    for (rows, area) in [
+        (
+            "......./......./...X.../..X..../..O..../......./.......",
+            "0,0,0,0",
+        ),
+        ("..../..../..X*/..*O", "0,0,0,0"),
+        ("...../...../X.O.X/...../.....", "1,0,13,0"),
+    ] {
+        let req = PatternRequest::parse(rows, Some(area), false).unwrap();
+        let query = req.query();
+        let plan = ScanPlan::new(&query);
+        assert_eq!(plan.strategy(), Strategy::Pairs, "{rows}");
+        let lines = BlockLines::read_by(&plan);
+        let held: std::collections::BTreeSet<usize> = lines.offsets().collect();
+        assert_eq!(held.len(), lines.len());
+        assert!(
+            held.iter().all(|&at| at % 64 == 0 && at < BLOCK_BYTES),
+            "{rows}"
+        );
+        let mut want = std::collections::BTreeSet::new();
+        for pair in plan.pairs() {
+            let v = &query.variants()[pair.variant as usize];
+            for dy in 0..v.height as usize {
+                for dx in 0..v.width as usize {
+                    let code =
+                        (pair.placement.y as usize + dy) * 19 + pair.placement.x as usize + dx;
+                    want.insert(line(code * 64));
+                }
+            }
+            for &w in &pair.words {
+                want.insert(line(TILE_BYTES + w as usize * 8));
+            }
+        }
+        for at in (ROWS_AT..BLOCK_BYTES).step_by(8) {
+            want.insert(line(at));
+        }
+        let missing: Vec<_> = want.difference(&held).collect();
+        assert!(
+            missing.is_empty(),
+            "{rows}: lines not asked for: {missing:?}"
+        );
+        // Nothing beyond them but the cells' first-colour and unsettled words and the
+        // games' flags: far less than the block.
+        assert!(held.len() < BLOCK_BYTES / 64, "{rows}: {}", held.len());
+    }
+    // A plan that reads every game (3x3 anywhere, local codes) asks for nothing.
+    let req = PatternRequest::parse("XX./X../...", None, false).unwrap();
+    let query = req.query();
+    let plan = ScanPlan::new(&query);
+    assert_ne!(plan.strategy(), Strategy::Pairs);
+    assert!(BlockLines::read_by(&plan).is_empty());
 }
