@@ -337,18 +337,21 @@ fn hostile_pattern_sections_are_refused() {
 /// The first stones decide most games of corner and side searches on real games: the
 /// acceleration cannot silently stop working. (That what they decide is right is checked
 /// by `pattern_naive`, against a search without them.)
+/// The corner and side patterns of the benchmarks: rows and area.
+const CORNER_AND_SIDE: [(&str, &str); 3] = [
+    (
+        "......./......./...X.../..X..../..O..../......./.......",
+        "0,0,0,0",
+    ),
+    ("..../..../..X*/..*O", "0,0,0,0"),
+    ("...../...../X.O.X/...../.....", "1,0,13,0"),
+];
+
 #[test]
 fn first_stones_decide_most_games_of_corner_and_side_patterns() {
     let bytes = build(&["fox_pro/2p", "fox_pro/3p"]);
     let file = IndexFile::open(&bytes).unwrap();
-    for (rows, area) in [
-        (
-            "......./......./...X.../..X..../..O..../......./.......",
-            "0,0,0,0",
-        ),
-        ("..../..../..X*/..*O", "0,0,0,0"),
-        ("...../...../X.O.X/...../.....", "1,0,13,0"),
-    ] {
+    for (rows, area) in CORNER_AND_SIDE {
         let req = PatternRequest::parse(rows, Some(area), false).unwrap();
         let query = req.query();
         let count = |first_stones: bool| {
@@ -379,14 +382,7 @@ fn read_ahead_lines_hold_every_line_a_corner_or_side_search_reads() {
     // lists that `BlockLines::read_by` walks): the first-stone line of every point of the
     // region, the block words of its needed stones, the unsettled rows.
     let line = |at: usize| at / 64 * 64;
-    for (rows, area) in [
-        (
-            "......./......./...X.../..X..../..O..../......./.......",
-            "0,0,0,0",
-        ),
-        ("..../..../..X*/..*O", "0,0,0,0"),
-        ("...../...../X.O.X/...../.....", "1,0,13,0"),
-    ] {
+    for (rows, area) in CORNER_AND_SIDE {
         let req = PatternRequest::parse(rows, Some(area), false).unwrap();
         let query = req.query();
         let plan = ScanPlan::new(&query);
