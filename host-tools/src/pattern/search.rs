@@ -234,10 +234,19 @@ const READ_AHEAD_BLOCKS: usize = 1024;
 /// The lines of each block that a search over `data` asks for ahead of time: those `plan`
 /// reads, on a large index only.
 fn read_ahead_lines(data: &PatternIndex<'_>, plan: &ScanPlan<'_>) -> BlockLines {
-    if data.block_count() < READ_AHEAD_BLOCKS {
+    if data.block_count() < read_ahead_blocks() {
         return BlockLines::default();
     }
     BlockLines::read_by(plan)
+}
+
+/// [`READ_AHEAD_BLOCKS`] (a test on a small index sets its own on its thread).
+fn read_ahead_blocks() -> usize {
+    #[cfg(test)]
+    if let Some(n) = tests::READ_AHEAD_FROM.with(|c| c.get()) {
+        return n;
+    }
+    READ_AHEAD_BLOCKS
 }
 
 /// Asks for `lines` of block `b` ahead of time.
@@ -489,6 +498,63 @@ mod tests {
     // The answer a report gives (the explorer's, as printed).
     use crate::explore::pattern::answer;
     use crate::sample::sample_index;
+
+    thread_local! {
+        /// The searches of this thread read ahead from this many blocks on.
+        pub(super) static READ_AHEAD_FROM: std::cell::Cell<Option<usize>> =
+            const { std::cell::Cell::new(None) };
+    }
+
+    /// Reading ahead (forced on the small sample, every block, up to the last's next)
+    /// changes no answer.
+    #[test]
+    fn reading_ahead_changes_no_answer() {
+        let bytes = sample_index().unwrap();
+        let file = kifudex_core::index_file::IndexFile::open(&bytes).unwrap();
+        let (index, data) = (file.index.clone(), &file.pattern);
+        for (rows, area) in [
+            (
+                "......./......./...X.../..X..../..O..../......./.......",
+                Some("0,0,0,0"),
+            ),
+            ("..../..../..X*/..*O", Some("0,0,0,0")),
+            ("...../...../X.O.X/...../.....", Some("1,0,13,0")),
+            ("XX./X../...", None),
+        ] {
+            let mut req = PatternRequest::parse(rows, area, false).unwrap();
+            req.by_year = true;
+            let q = req.query();
+            let plain = answer(&req, &search(&index, data, &req));
+            let plain_games = games_with_hits(&index, data, &req, 0, usize::MAX);
+            let hits = |req: &PatternRequest| {
+                let mut list = Vec::new();
+                for_each_hit(&index, data, req, |id, h| {
+                    list.push((id, *h));
+                    true
+                });
+                list
+            };
+            let plain_hits = hits(&req);
+            READ_AHEAD_FROM.with(|c| c.set(Some(0)));
+            let mut slot = None;
+            let plan = ScanPlan::new_in(&mut slot, &q);
+            let lines = read_ahead_lines(data, plan);
+            assert_eq!(
+                lines.is_empty(),
+                rows.len() <= 11,
+                "{rows}: {} lines",
+                lines.len()
+            );
+            let ahead = answer(&req, &search(&index, data, &req));
+            let ahead_games = games_with_hits(&index, data, &req, 0, usize::MAX);
+            let ahead_hits = hits(&req);
+            READ_AHEAD_FROM.with(|c| c.set(None));
+            assert!(!plain_hits.is_empty(), "{rows}");
+            assert_eq!(ahead_hits, plain_hits, "{rows}");
+            assert_eq!(ahead, plain, "{rows}");
+            assert_eq!(ahead_games, plain_games, "{rows}");
+        }
+    }
 
     /// Slices of blocks, merged in any order, give the whole search's counts; their hits,
     /// in order, the whole list.
