@@ -104,10 +104,9 @@ impl BlockLines {
                 lines.add(TILE_BYTES + (WORD_UNSETTLED + code) * 8);
             }
         }
-        for at in (ROWS_AT..BLOCK_BYTES).step_by(64) {
-            lines.add(at);
+        for line in ROWS_AT / 64..=(BLOCK_BYTES - 1) / 64 {
+            lines.add(line * 64);
         }
-        lines.add(BLOCK_BYTES - 1);
         lines
     }
 
@@ -724,7 +723,7 @@ impl<'a> PatternIndex<'a> {
                 // Bit `i` of `game_pairs[g]`: pair `i` is left for game `g`.
                 let mut game_pairs = [0u128; BLOCK_GAMES];
                 let mut any = 0u64;
-                let parts = BlockParts::of(self.blocks, block);
+                let parts = BlockParts::of(self.block(block));
                 // The games each pair's block words keep.
                 let mut kept = [0u64; MAX_PAIRS];
                 for (k, pair) in kept.iter_mut().zip(&plan.pairs) {
@@ -938,9 +937,9 @@ struct BlockParts<'a> {
 }
 
 impl<'a> BlockParts<'a> {
-    fn of(blocks: &'a [u8], block: usize) -> BlockParts<'a> {
-        let at = block * BLOCK_BYTES;
-        let part = |a: usize, b: usize| blocks.get(at + a..at + b).unwrap_or(&[]);
+    /// The parts of `block`, a block's bytes ([`PatternIndex::block`]).
+    fn of(block: &'a [u8]) -> BlockParts<'a> {
+        let part = |a: usize, b: usize| block.get(a..b).unwrap_or(&[]);
         BlockParts {
             tile: part(0, TILE_BYTES),
             first_white: part(
