@@ -129,7 +129,8 @@ mod tests {
 
     #[test]
     fn an_index_of_another_pattern_version_is_refused_as_such() {
-        // The first version's pattern part: version 1, games, then four sections.
+        // The first version's pattern part: version 1, games, then four sections; the
+        // second's: version 2, games, three sections.
         let s = Section::default();
         let mut buf = [0u8; 256];
         let old = postcard::to_slice(&(1u32, 10u32, s, s, s, s), &mut buf).unwrap();
@@ -137,10 +138,15 @@ mod tests {
             IndexFile::open(&with_pattern_part(old)).err(),
             Some(FormatError::UnsupportedVersion)
         );
-        // The same shape with this version, but a header that does not decode: damaged.
         let mut buf = [0u8; 256];
-        let wrong =
-            postcard::to_slice(&(PATTERN_DATA_VERSION, 10u32, s, s, s, s), &mut buf).unwrap();
+        let old = postcard::to_slice(&(2u32, 10u32, s, s, s), &mut buf).unwrap();
+        assert_eq!(
+            IndexFile::open(&with_pattern_part(old)).err(),
+            Some(FormatError::UnsupportedVersion)
+        );
+        // The second's shape with this version, a header that does not decode: damaged.
+        let mut buf = [0u8; 256];
+        let wrong = postcard::to_slice(&(PATTERN_DATA_VERSION, 10u32, s, s, s), &mut buf).unwrap();
         assert_eq!(
             IndexFile::open(&with_pattern_part(wrong)).err(),
             Some(FormatError::BadHeader)

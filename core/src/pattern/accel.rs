@@ -35,6 +35,7 @@ use crate::pointset::PointSet;
 use crate::stored::StoredGame;
 
 use super::cells::Rect;
+use super::corner::{CornerBlock, CORNER_BLOCK_BYTES};
 use super::decide::{decide, Decision, FirstStoneSource, Next};
 use super::first::{FirstStones, UnsettledRow, FIRST_NEVER, UNSETTLED_ROW_BYTES};
 use super::local::LocalScanner;
@@ -75,7 +76,12 @@ const LINE_WORDS: usize = BLOCK_BYTES.div_ceil(64 * 64);
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct BlockLines {
     bits: [u64; LINE_WORDS],
+    /// The same for the block's corner boxes ([`PatternIndex::corner_block`]).
+    corner_bits: [u64; CORNER_LINE_WORDS],
 }
+
+/// Words of the corner boxes' line set.
+const CORNER_LINE_WORDS: usize = CORNER_BLOCK_BYTES.div_ceil(64 * 64);
 
 impl BlockLines {
     /// The lines that `plan`'s search may read of a block: for the pair strategy, the
@@ -93,6 +99,12 @@ impl BlockLines {
         for pair in plan.pairs() {
             for &w in &pair.words {
                 lines.add(TILE_BYTES + w as usize * 8);
+            }
+            for at in pair.corner.iter().flat_map(|k| k.reads()) {
+                let l = at / 64;
+                if let Some(w) = lines.corner_bits.get_mut(l / 64) {
+                    *w |= 1 << (l % 64);
+                }
             }
             let Some(cells) = plan.variant_cells(pair.variant as usize) else {
                 continue;
@@ -118,35 +130,45 @@ impl BlockLines {
         }
     }
 
-    /// Number of lines.
+    /// Number of lines (of the block, without its corner boxes').
     pub fn len(&self) -> usize {
         self.bits.iter().map(|w| w.count_ones() as usize).sum()
     }
 
-    /// Whether the set is empty.
+    /// Whether the set is empty (both parts).
     pub fn is_empty(&self) -> bool {
-        self.bits.iter().all(|&w| w == 0)
+        self.bits.iter().chain(&self.corner_bits).all(|&w| w == 0)
     }
 
     /// The lines' offsets from the block's start, in order.
     pub fn offsets(&self) -> impl Iterator<Item = usize> + '_ {
-        self.bits.iter().enumerate().flat_map(|(k, &w)| {
-            let mut w = w;
-            core::iter::from_fn(move || {
-                (w != 0).then(|| {
-                    let l = k * 64 + w.trailing_zeros() as usize;
-                    w &= w - 1;
-                    l * 64
-                })
+        line_offsets(&self.bits)
+    }
+
+    /// The lines of the block's corner boxes, as offsets from their start, in order.
+    pub fn corner_offsets(&self) -> impl Iterator<Item = usize> + '_ {
+        line_offsets(&self.corner_bits)
+    }
+}
+
+/// The offsets of the lines of a line set.
+fn line_offsets(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    bits.iter().enumerate().flat_map(|(k, &w)| {
+        let mut w = w;
+        core::iter::from_fn(move || {
+            (w != 0).then(|| {
+                let l = k * 64 + w.trailing_zeros() as usize;
+                w &= w - 1;
+                l * 64
             })
         })
-    }
+    })
 }
 
 /// Width of a removal record.
 pub const REMOVAL_BITS: u32 = RemovalRecord::BITS;
 /// Version of this layout.
-pub const PATTERN_DATA_VERSION: u32 = 2;
+pub const PATTERN_DATA_VERSION: u32 = 3;
 
 /// Where the acceleration data lies (postcard-encoded beside the index header).
 #[derive(Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -161,15 +183,21 @@ pub struct PatternHeader {
     pub removals: Section,
     /// Where each game's removals start (one more than the games).
     pub removal_starts: Section,
+    /// The corner boxes: `u64` words, [`CORNER_BLOCK_WORDS`] per block.
+    pub corner_boxes: Section,
 }
+
+/// Words of one block's corner boxes.
+pub const CORNER_BLOCK_WORDS: usize = CORNER_BLOCK_BYTES / 8;
 
 impl PatternHeader {
     /// The sections with their names (for `kifudex info`).
-    pub fn sections(&self) -> [(&'static str, &Section); 3] {
+    pub fn sections(&self) -> [(&'static str, &Section); 4] {
         [
             ("pattern blocks", &self.blocks),
             ("removals", &self.removals),
             ("removal starts", &self.removal_starts),
+            ("corner boxes", &self.corner_boxes),
         ]
     }
 
@@ -237,6 +265,7 @@ pub struct PatternIndex<'a> {
     blocks: &'a [u8],
     removals: Packed<'a>,
     starts: Packed<'a>,
+    corners: &'a [u8],
 }
 
 impl<'a> PatternIndex<'a> {
@@ -284,6 +313,8 @@ impl<'a> PatternIndex<'a> {
             || header.removals.width_bits != REMOVAL_BITS
             || header.removal_starts.count != games as u64 + 1
             || header.removal_starts.width_bits == 0
+            || header.corner_boxes.width_bits != 64
+            || header.corner_boxes.count != (n_blocks * CORNER_BLOCK_WORDS) as u64
         {
             return Err(FormatError::BadHeader);
         }
@@ -292,11 +323,17 @@ impl<'a> PatternIndex<'a> {
             .slice(body)?
             .get(..n_blocks * BLOCK_BYTES)
             .ok_or(FormatError::BadSection)?;
+        let corners = header
+            .corner_boxes
+            .slice(body)?
+            .get(..n_blocks * CORNER_BLOCK_BYTES)
+            .ok_or(FormatError::BadSection)?;
         let pi = PatternIndex {
             games,
             blocks,
             removals: header.removals.packed(body)?,
             starts: header.removal_starts.packed(body)?,
+            corners,
         };
         if pi.starts.at(0) != 0 || pi.starts.at(games as usize) != pi.removals.len() as u64 {
             return Err(FormatError::BadRecord);
@@ -324,6 +361,9 @@ impl<'a> PatternIndex<'a> {
                 {
                     return bad;
                 }
+            }
+            if !self.corner_block(b).valid(self.searched(b)) {
+                return bad;
             }
         }
         if self.starts.at(0) != 0
@@ -439,6 +479,17 @@ impl<'a> PatternIndex<'a> {
             .unwrap_or(&[])
     }
 
+    /// The corner boxes of block `b` (empty past the last block).
+    #[inline]
+    pub fn corner_block(&self, b: usize) -> CornerBlock<'a> {
+        let at = b.saturating_mul(CORNER_BLOCK_BYTES);
+        CornerBlock(
+            self.corners
+                .get(at..at.saturating_add(CORNER_BLOCK_BYTES))
+                .unwrap_or(&[]),
+        )
+    }
+
     /// The games of `block` that are searched (bit `g`: game `64 * block + g`).
     pub fn searched(&self, block: usize) -> u64 {
         self.word(block, WORD_SEARCHED)
@@ -460,6 +511,7 @@ impl<'a> PatternIndex<'a> {
                 row_unsettling: row.row_unsettling,
                 late_setup: row.late_setup,
             },
+            corners: s.corners,
         }
     }
 
@@ -495,6 +547,7 @@ impl<'a> PatternIndex<'a> {
             first_white: set(WORD_FIRST_WHITE),
             first,
             unsettled: self.row(b, g).copied().unwrap_or([0; UNSETTLED_ROW_BYTES]),
+            corners: self.corner_block(b).get(g),
         }
     }
 
@@ -723,18 +776,35 @@ impl<'a> PatternIndex<'a> {
                 // Bit `i` of `game_pairs[g]`: pair `i` is left for game `g`.
                 let mut game_pairs = [0u128; BLOCK_GAMES];
                 let mut any = 0u64;
-                let parts = BlockParts::of(self.block(block));
+                let corners = self.corner_block(block);
+                let parts = BlockParts::of(self.block(block), corners);
                 // The games each pair's block words keep.
                 let mut kept = [0u64; MAX_PAIRS];
-                for (k, pair) in kept.iter_mut().zip(&plan.pairs) {
-                    let mut w = base;
-                    for &at in &pair.words {
-                        w &= self.word(block, at as usize);
-                        if w == 0 {
-                            break;
+                // The games of each pair the first stones are to rule out: all it keeps,
+                // but for a pair with a corner key only the games its box leaves open.
+                let mut unsure = [0u64; MAX_PAIRS];
+                for ((k, u), pair) in kept.iter_mut().zip(unsure.iter_mut()).zip(&plan.pairs) {
+                    // A pair with a corner key keeps the games whose box holds its
+                    // stones (reading a few lines of the block's corner boxes, where its
+                    // stones' words are a line each), and the games whose box is not
+                    // decided that far, for the words and the first stones to narrow.
+                    let (mut w, sure) = match pair.corner {
+                        Some(key) => {
+                            let open = key.open(&corners) & base;
+                            (open, key.same(&corners) & base & !open)
+                        }
+                        None => (base, 0),
+                    };
+                    if w != 0 {
+                        for &at in &pair.words {
+                            w &= self.word(block, at as usize);
+                            if w == 0 {
+                                break;
+                            }
                         }
                     }
-                    *k = w;
+                    *k = sure | w;
+                    *u = w;
                 }
                 if index.is_some() {
                     // The first stones rule most of the games left out, 64 at once, once
@@ -746,7 +816,7 @@ impl<'a> PatternIndex<'a> {
                         let mut union = 0u64;
                         let mut j = i;
                         while let Some(p) = plan.pairs.get(j) {
-                            union |= kept.get(j).copied().unwrap_or(0);
+                            union |= unsure.get(j).copied().unwrap_or(0);
                             j = p.twin as usize;
                         }
                         if union == 0 {
@@ -759,8 +829,8 @@ impl<'a> PatternIndex<'a> {
                             cells.rule_out(pair.placement, parts.tile, parts.unsettled, union);
                         let mut j = i;
                         while let Some(p) = plan.pairs.get(j) {
-                            if let Some(k) = kept.get_mut(j) {
-                                *k &= alive;
+                            if let (Some(k), Some(u)) = (kept.get_mut(j), unsure.get(j)) {
+                                *k &= alive | !u;
                             }
                             j = p.twin as usize;
                         }
@@ -854,13 +924,18 @@ impl<'a> PatternIndex<'a> {
             let Some(pair) = plan.pairs.get(i) else {
                 return pairs;
             };
-            let Some(cells) = plan.variant_cells(pair.variant as usize) else {
-                return pairs;
-            };
             let region = &pair.region;
-            let d = decide(cells, pair.placement, region, &lane, || {
-                self.region_unsettling(index, id, region, UnsettledRow::late_setup_of(row))
-            });
+            let d = match pair.corner.and_then(|key| key.decide(&block.corners, g)) {
+                Some(d) => d,
+                // (A variant whose box decides its games has no cells: the games its box
+                // does not decide are scanned.)
+                None => match plan.variant_cells(pair.variant as usize) {
+                    Some(cells) => decide(cells, pair.placement, region, &lane, || {
+                        self.region_unsettling(index, id, region, UnsettledRow::late_setup_of(row))
+                    }),
+                    None => Decision::Open,
+                },
+            };
             match d {
                 Decision::None => {}
                 Decision::Open => open |= 1 << i,
@@ -934,11 +1009,14 @@ struct BlockParts<'a> {
     unsettled: &'a [u8],
     /// The unsettled rows.
     rows: &'a [u8],
+    /// The block's corner boxes.
+    corners: CornerBlock<'a>,
 }
 
 impl<'a> BlockParts<'a> {
-    /// The parts of `block`, a block's bytes ([`PatternIndex::block`]).
-    fn of(block: &'a [u8]) -> BlockParts<'a> {
+    /// The parts of `block`, a block's bytes ([`PatternIndex::block`]), and its corner
+    /// boxes.
+    fn of(block: &'a [u8], corners: CornerBlock<'a>) -> BlockParts<'a> {
         let part = |a: usize, b: usize| block.get(a..b).unwrap_or(&[]);
         BlockParts {
             tile: part(0, TILE_BYTES),
@@ -951,6 +1029,7 @@ impl<'a> BlockParts<'a> {
                 TILE_BYTES + (WORD_UNSETTLED + MAX_POINTS) * 8,
             ),
             rows: part(ROWS_AT, BLOCK_BYTES),
+            corners,
         }
     }
 

@@ -10,6 +10,8 @@
 //! - [`stats`]: continuations counted by class, in the contract's order;
 //! - [`summary`]: what is kept of each game for the search (points that ever held a
 //!   stone, its first stones, the stones each move removed), computed by one replay;
+//! - [`corner`]: the 7x7 box at each corner summed up by its first stones, so that a
+//!   corner pattern without wildcards there is looked up;
 //! - [`first`]: the first stones of a game: where each point first holds a stone, of
 //!   which colour, and which points change again;
 //! - [`decide`]: a corner or side placement decided in one game from its first stones;
@@ -26,6 +28,7 @@
 
 pub mod accel;
 pub mod cells;
+pub mod corner;
 pub mod decide;
 pub mod first;
 pub mod local;

@@ -12,9 +12,10 @@
 //! - A pattern of at most 3x3 cells with many placements (or without stones): every game,
 //!   scanned with a code of each point's neighbourhood ([`Strategy::Local`]).
 
-use crate::point::Point;
+use crate::point::{Point, Stone};
 
 use super::cells::Rect;
+use super::corner::CornerKey;
 use super::decide::{QueryCells, VariantCells};
 use super::local::{self, LocalTable};
 use super::pairscan::PairTables;
@@ -58,6 +59,9 @@ pub struct Pair {
     pub twin: u8,
     /// Whether an earlier pair's chain holds this one.
     pub led: bool,
+    /// What the pair asks of a corner box, when its region covers one without wildcards
+    /// (the games whose box never holds that are left out at once).
+    pub corner: Option<CornerKey>,
 }
 
 /// [`Pair::twin`] of a pair without a later twin.
@@ -77,6 +81,10 @@ pub struct ScanPlan<'q> {
     /// The pair strategy's tables, or the local strategy's (one plan uses one of them:
     /// a plan is copied when returned, and the larger it is, the more that costs).
     pub(crate) tables: PlanTables,
+    /// Bit `vi`: the cells of variant `vi` are in the tables (pair strategy): not when
+    /// every pair of the variant is a corner box's whole region, whose games the box
+    /// decides (or leaves to a scan).
+    pub(crate) with_cells: u16,
 }
 
 /// The per-point tables of a plan, by strategy (one at a time: a plan holds the largest,
@@ -147,6 +155,7 @@ impl<'q> ScanPlan<'q> {
             pairs: heapless::Vec::new(),
             use_first_stones,
             tables: PlanTables::None,
+            with_cells: 0,
         }
     }
 
@@ -176,21 +185,33 @@ impl<'q> ScanPlan<'q> {
     fn add_pairs(&mut self) {
         let query = self.query;
         for (vi, v) in query.variants().iter().enumerate() {
-            if let (PlanTables::Pairs(_, cells), Some(first)) =
-                (&mut self.tables, v.allowed.first())
-            {
-                cells.add(vi, v, first);
-            }
+            let mut boxed = true;
             for p in v.allowed.iter() {
+                let region = v.region(p);
+                let corner = CornerKey::of(&region, |q| {
+                    let cell = Point::new(q.x.checked_sub(p.x)?, q.y.checked_sub(p.y)?);
+                    // `X`, `O`, `.`; the cells that accept two contents are wildcards.
+                    if v.need_black.contains(cell) {
+                        Some(Stone::Black)
+                    } else if v.need_white.contains(cell) {
+                        Some(Stone::White)
+                    } else if v.care_black.contains(cell) && v.care_white.contains(cell) {
+                        Some(Stone::Empty)
+                    } else {
+                        None
+                    }
+                });
                 let mut pair = Pair {
                     variant: vi as u8,
                     placement: p,
                     words: heapless::Vec::new(),
-                    region: v.region(p),
+                    region,
                     group: v.group,
                     twin: NO_TWIN,
                     led: false,
+                    corner,
                 };
+                boxed &= corner.is_some_and(|k| k.whole);
                 for (cells, first) in [(&v.need_black, 0u16), (&v.need_white, 361)] {
                     for c in cells.iter() {
                         let at = Point::new(p.x + c.x, p.y + c.y).index19();
@@ -203,6 +224,12 @@ impl<'q> ScanPlan<'q> {
                 if self.pairs.push(pair).is_err() {
                     return;
                 }
+            }
+            if let (PlanTables::Pairs(_, cells), Some(first), false) =
+                (&mut self.tables, v.allowed.first(), boxed)
+            {
+                cells.add(vi, v, first);
+                self.with_cells |= 1 << vi;
             }
         }
         self.link_twins();
@@ -268,7 +295,9 @@ impl<'q> ScanPlan<'q> {
     #[inline]
     pub(crate) fn variant_cells(&self, vi: usize) -> Option<VariantCells<'_>> {
         match &self.tables {
-            PlanTables::Pairs(_, cells) => Some(cells.variant(vi)),
+            PlanTables::Pairs(_, cells) if self.with_cells >> vi & 1 == 1 => {
+                Some(cells.variant(vi))
+            }
             _ => None,
         }
     }
@@ -297,4 +326,59 @@ fn choose(query: &PatternQuery) -> Strategy {
 
 fn pair_count(q: &PatternQuery) -> usize {
     q.variants().iter().map(|v| v.allowed.len()).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pattern::cells::{Area, Pattern};
+
+    fn plan_keys(rows: &str, area: &str) -> (usize, usize, usize, u16) {
+        let q = PatternQuery::new(
+            &Pattern::parse(rows).unwrap(),
+            Area::parse(area).unwrap(),
+            false,
+        );
+        let plan = ScanPlan::new(&q);
+        let pairs = plan.pairs();
+        let keyed = pairs.iter().filter(|p| p.corner.is_some()).count();
+        let whole = pairs
+            .iter()
+            .filter(|p| p.corner.is_some_and(|k| k.whole))
+            .count();
+        (pairs.len(), keyed, whole, plan.with_cells)
+    }
+
+    #[test]
+    fn corner_regions_without_wildcards_are_looked_up_in_their_boxes() {
+        // The 7x7 of the benchmarks: every pair (16 variants, one placement each) is a
+        // box, looked up with its three stones; no variant needs its cells.
+        let (n, keyed, whole, cells) = plan_keys(
+            "......./......./...X.../..X..../..O..../......./.......",
+            "0,0,0,0",
+        );
+        assert_eq!((n, keyed, whole, cells), (16, 16, 16, 0));
+        // A wildcard in the box: no key.
+        let (_, keyed, _, _) = plan_keys("..../..../..X*/..*O", "0,0,0,0");
+        assert_eq!(keyed, 0);
+        // A wildcard outside the box: keyed, not whole, its cells kept.
+        let (n, keyed, whole, cells) = plan_keys(
+            "......../......../...X..../..X....*/..O...../......../........",
+            "0,0,0,0",
+        );
+        assert_eq!((keyed, whole), (n, 0));
+        assert_ne!(cells, 0);
+        // An empty box asks for no stone there: no key (every game starts so).
+        let (_, keyed, _, _) = plan_keys(
+            "......./......./......./......./......./......./.......",
+            "0,0,0,0",
+        );
+        assert_eq!(keyed, 0);
+        // Nine stones are past what a box keeps: no key.
+        let (_, keyed, _, _) = plan_keys(
+            "XXX..../XXX..../XXX..../......./......./......./.......",
+            "0,0,0,0",
+        );
+        assert_eq!(keyed, 0);
+    }
 }

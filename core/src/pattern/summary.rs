@@ -14,6 +14,7 @@ use crate::point::{Color, Move, Point, Size, Stone, MAX_POINTS};
 use crate::pointset::PointSet;
 use crate::stored::StoredGame;
 
+use super::corner::{CornerBoxes, CornerNotes};
 use super::first::{FirstStoneNotes, FirstStones, UNSETTLED_ROW_BYTES};
 
 /// What the pattern data holds of one game.
@@ -29,6 +30,8 @@ pub struct GameSummary {
     pub ever_white: PointSet,
     /// The first stones.
     pub first: FirstStones,
+    /// The corner boxes (empty for a game not searched).
+    pub corners: CornerBoxes,
 }
 
 /// Notes what pattern search keeps of a game while something else replays it (the index
@@ -39,6 +42,7 @@ pub struct GameSummary {
 pub struct Summarizer {
     summary: GameSummary,
     first: FirstStoneNotes,
+    corners: CornerNotes,
     /// Moves played so far.
     moves: u32,
 }
@@ -54,6 +58,7 @@ impl Summarizer {
                 ..GameSummary::default()
             },
             first: FirstStoneNotes::new(),
+            corners: CornerNotes::new(),
             moves: 0,
         }
     }
@@ -72,6 +77,7 @@ impl Summarizer {
             return;
         }
         self.ever(p, new);
+        self.corners.change(p, old, new, self.moves, true);
         if self.moves == 0 {
             self.first.start(p, new);
         } else {
@@ -97,12 +103,17 @@ impl Summarizer {
             // A suicide removes the played stone with its group: it comes and goes.
             self.ever(p, Stone::of(color));
             self.first.change(p, Stone::of(color), n, false);
+            self.corners
+                .change(p, Stone::Empty, Stone::of(color), n, false);
         }
         if caps.count == 0 {
             return;
         }
         for p in caps.points.iter() {
             self.first.change(p, Stone::Empty, n, false);
+            let owner = if caps.own { color } else { color.opponent() };
+            self.corners
+                .change(p, Stone::of(owner), Stone::Empty, n, false);
             removed(n, p);
         }
     }
@@ -111,6 +122,7 @@ impl Summarizer {
     pub fn finish(mut self) -> GameSummary {
         if self.summary.searched {
             self.summary.first = self.first.finish();
+            self.summary.corners = self.corners.finish();
         }
         self.summary
     }
@@ -169,6 +181,8 @@ pub struct PackedSummary {
     pub first: [u8; MAX_POINTS],
     /// [`FirstStones::unsettled_row`], encoded.
     pub unsettled: [u8; UNSETTLED_ROW_BYTES],
+    /// [`GameSummary::corners`].
+    pub corners: CornerBoxes,
 }
 
 /// Words of a set of points packed one bit a point.
@@ -218,6 +232,7 @@ impl From<&GameSummary> for PackedSummary {
             first_white: pack_set(&s.first.first_white),
             first: s.first.first,
             unsettled: s.first.unsettled_row().encode(),
+            corners: s.corners,
         }
     }
 }

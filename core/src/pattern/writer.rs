@@ -12,6 +12,7 @@ use crate::Color;
 use super::accel::{
     encode_block, PatternHeader, BLOCK_BYTES, BLOCK_GAMES, PATTERN_DATA_VERSION, REMOVAL_BITS,
 };
+use super::corner::{encode_corner_block, CornerBoxes, CORNER_BLOCK_BYTES};
 use super::summary::{removal_record, summarize, GameSummary, PackedSummary};
 
 /// The acceleration data of games pushed one by one, in id order.
@@ -20,6 +21,7 @@ pub struct PatternWriter {
     games: u32,
     block: Vec<PackedSummary>,
     blocks: Vec<u8>,
+    corners: Vec<u8>,
     removals: BitWriter,
     starts: Vec<u64>,
 }
@@ -37,6 +39,7 @@ impl PatternWriter {
             games: 0,
             block: Vec::with_capacity(BLOCK_GAMES),
             blocks: Vec::new(),
+            corners: Vec::new(),
             removals: BitWriter::new(REMOVAL_BITS),
             starts: alloc::vec![0],
         }
@@ -82,6 +85,15 @@ impl PatternWriter {
         if let Some(out) = self.blocks.get_mut(at..) {
             encode_block(&self.block, out);
         }
+        let at = self.corners.len();
+        self.corners.resize(at + CORNER_BLOCK_BYTES, 0);
+        if let Some(out) = self.corners.get_mut(at..) {
+            let mut boxes = [CornerBoxes::default(); BLOCK_GAMES];
+            for (b, s) in boxes.iter_mut().zip(&self.block) {
+                *b = s.corners;
+            }
+            encode_corner_block(&boxes[..self.block.len()], out);
+        }
         self.block.clear();
     }
 
@@ -101,19 +113,20 @@ impl PatternWriter {
             blocks: self.blocks,
             removals: self.removals,
             removal_starts: starts,
+            corner_boxes: self.corners,
         }
     }
 
     /// Adds the sections to `body` and returns the header that finds them there.
     pub fn finish(self, body: &mut Body) -> PatternHeader {
         let s = self.into_sections();
-        let (blocks, removals, starts) = (s.blocks, s.removals, s.removal_starts);
         PatternHeader {
             version: PATTERN_DATA_VERSION,
             games: s.games,
-            blocks: body.rows(blocks, 8),
-            removals: body.packed(removals),
-            removal_starts: body.packed(starts),
+            blocks: body.rows(s.blocks, 8),
+            removals: body.packed(s.removals),
+            removal_starts: body.packed(s.removal_starts),
+            corner_boxes: body.rows(s.corner_boxes, 8),
         }
     }
 }
@@ -132,12 +145,15 @@ pub struct PatternSections {
     pub removals: BitWriter,
     /// Where each game's removals start.
     pub removal_starts: BitWriter,
+    /// The corner boxes' bytes (their words little-endian).
+    pub corner_boxes: Vec<u8>,
 }
 
 impl PatternSections {
     /// Bytes held (for a builder's memory budget).
     pub fn heap_bytes(&self) -> u64 {
         self.blocks.capacity() as u64
+            + self.corner_boxes.capacity() as u64
             + self.removals.count() * REMOVAL_BITS as u64 / 8
             + self.removal_starts.count() * 8
     }
@@ -155,6 +171,7 @@ impl PatternSections {
             blocks: add(SectionData::Rows(&self.blocks, 8))?,
             removals: add(SectionData::Packed(self.removals))?,
             removal_starts: add(SectionData::Packed(self.removal_starts))?,
+            corner_boxes: add(SectionData::Rows(&self.corner_boxes, 8))?,
         })
     }
 }

@@ -689,8 +689,8 @@ pub struct PatternTimings {
     pub threads: usize,
     /// The index's games.
     pub games: u32,
-    /// The pattern sections' bytes: blocks, removals and their starts.
-    pub sections: [u64; 3],
+    /// The pattern sections' bytes: blocks, removals, their starts, corner boxes.
+    pub sections: [u64; 4],
     /// Stones removed, as the removals section counts them.
     pub removed_stones: u64,
 }

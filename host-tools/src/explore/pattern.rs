@@ -235,7 +235,12 @@ pub fn timed(
         variants: req.query().variants().len(),
         threads: rayon::current_num_threads(),
         games: index.game_count(),
-        sections: [h.blocks.len, h.removals.len, h.removal_starts.len],
+        sections: [
+            h.blocks.len,
+            h.removals.len,
+            h.removal_starts.len,
+            h.corner_boxes.len,
+        ],
         removed_stones: h.removals.count,
     };
     let report = report.unwrap_or_else(|| search::search(index, data, req));

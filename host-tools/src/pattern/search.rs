@@ -259,6 +259,10 @@ fn read_ahead(data: &PatternIndex<'_>, lines: &BlockLines, b: usize) {
     for at in lines.offsets() {
         mapped::prefetch(block, at);
     }
+    let corners = data.corner_block(b).0;
+    for at in lines.corner_offsets() {
+        mapped::prefetch(corners, at);
+    }
 }
 
 /// [`BlockSearch::report`] over a plan of the caller's (a plan is large: [`search`] keeps

@@ -491,20 +491,21 @@ pub fn pattern_games(a: &GamesAnswer<'_>) -> String {
 pub fn pattern_timings(open: Duration, t: &PatternTimings) -> String {
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let games = t.games.max(1) as f64;
-    let [blocks, removals, starts] = t.sections;
-    let len = blocks + removals + starts;
+    let [blocks, removals, starts, corners] = t.sections;
+    let len = blocks + removals + starts + corners;
     let mut s = String::new();
     let _ = writeln!(s, "open index:    {:9.3} ms", ms(open));
     let _ = writeln!(
         s,
         "pattern data:  in the index ({} bytes, {:.1} bytes/game: blocks {}, \
-         removals {} ({} stones) and their starts {}; {} threads)",
+         removals {} ({} stones) and their starts {}, corner boxes {}; {} threads)",
         len,
         len as f64 / games,
         blocks,
         removals,
         t.removed_stones,
         starts,
+        corners,
         t.threads
     );
     let n = t.searches.len();
