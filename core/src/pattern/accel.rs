@@ -845,11 +845,23 @@ impl<'a> PatternIndex<'a> {
                     any |= w;
                 }
                 let mut decided: heapless::Vec<DecidedHit, MAX_DECIDED> = heapless::Vec::new();
+                let boxed = plan.pairs.iter().any(|p| p.corner.is_some());
                 for g in bits(any) {
                     let id = first_id + g;
                     let pairs = game_pairs.get(g as usize).copied().unwrap_or(0);
                     let open = match index {
-                        Some(index) => self.decide_game(
+                        // (A plan without corner keys gets the decisions' code without
+                        // the box's test: 5% fewer instructions for the 4x4.)
+                        Some(index) if boxed => self.decide_game::<true>(
+                            index,
+                            plan,
+                            &parts,
+                            id,
+                            g as usize,
+                            pairs,
+                            &mut decided,
+                        ),
+                        Some(index) => self.decide_game::<false>(
                             index,
                             plan,
                             &parts,
@@ -899,7 +911,7 @@ impl<'a> PatternIndex<'a> {
     /// position, the first variant's), and returns the pairs left to scan (with the others
     /// of their regions).
     #[allow(clippy::too_many_arguments)]
-    fn decide_game(
+    fn decide_game<const BOXED: bool>(
         &self,
         index: &Index<'a>,
         plan: &ScanPlan<'_>,
@@ -925,7 +937,11 @@ impl<'a> PatternIndex<'a> {
                 return pairs;
             };
             let region = &pair.region;
-            let d = match pair.corner.and_then(|key| key.decide(&block.corners, g)) {
+            let boxed = match pair.corner {
+                Some(key) if BOXED => key.decide(&block.corners, g),
+                _ => None,
+            };
+            let d = match boxed {
                 Some(d) => d,
                 // (A variant whose box decides its games has no cells: the games its box
                 // does not decide are scanned.)
