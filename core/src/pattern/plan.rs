@@ -273,6 +273,14 @@ impl<'q> ScanPlan<'q> {
         self.strategy
     }
 
+    /// Whether every placement is a corner box that the boxes look up (pair strategy):
+    /// a block then costs a few compares, not a search.
+    pub fn looked_up(&self) -> bool {
+        self.strategy == Strategy::Pairs
+            && !self.pairs.is_empty()
+            && self.pairs.iter().all(|p| p.corner.is_some_and(|k| k.whole))
+    }
+
     /// The query.
     pub fn query(&self) -> &'q PatternQuery {
         self.query
@@ -333,7 +341,7 @@ mod tests {
     use super::*;
     use crate::pattern::cells::{Area, Pattern};
 
-    fn plan_keys(rows: &str, area: &str) -> (usize, usize, usize, u16) {
+    fn plan_keys(rows: &str, area: &str) -> (usize, usize, usize, u16, bool) {
         let q = PatternQuery::new(
             &Pattern::parse(rows).unwrap(),
             Area::parse(area).unwrap(),
@@ -346,36 +354,36 @@ mod tests {
             .iter()
             .filter(|p| p.corner.is_some_and(|k| k.whole))
             .count();
-        (pairs.len(), keyed, whole, plan.with_cells)
+        (pairs.len(), keyed, whole, plan.with_cells, plan.looked_up())
     }
 
     #[test]
     fn corner_regions_without_wildcards_are_looked_up_in_their_boxes() {
         // The 7x7 of the benchmarks: every pair (16 variants, one placement each) is a
         // box, looked up with its three stones; no variant needs its cells.
-        let (n, keyed, whole, cells) = plan_keys(
+        let (n, keyed, whole, cells, looked_up) = plan_keys(
             "......./......./...X.../..X..../..O..../......./.......",
             "0,0,0,0",
         );
-        assert_eq!((n, keyed, whole, cells), (16, 16, 16, 0));
+        assert_eq!((n, keyed, whole, cells, looked_up), (16, 16, 16, 0, true));
         // A wildcard in the box: no key.
-        let (_, keyed, _, _) = plan_keys("..../..../..X*/..*O", "0,0,0,0");
-        assert_eq!(keyed, 0);
+        let (_, keyed, _, _, looked_up) = plan_keys("..../..../..X*/..*O", "0,0,0,0");
+        assert_eq!((keyed, looked_up), (0, false));
         // A wildcard outside the box: keyed, not whole, its cells kept.
-        let (n, keyed, whole, cells) = plan_keys(
+        let (n, keyed, whole, cells, looked_up) = plan_keys(
             "......../......../...X..../..X....*/..O...../......../........",
             "0,0,0,0",
         );
-        assert_eq!((keyed, whole), (n, 0));
+        assert_eq!((keyed, whole, looked_up), (n, 0, false));
         assert_ne!(cells, 0);
         // An empty box asks for no stone there: no key (every game starts so).
-        let (_, keyed, _, _) = plan_keys(
+        let (_, keyed, _, _, _) = plan_keys(
             "......./......./......./......./......./......./.......",
             "0,0,0,0",
         );
         assert_eq!(keyed, 0);
         // Nine stones are past what a box keeps: no key.
-        let (_, keyed, _, _) = plan_keys(
+        let (_, keyed, _, _, _) = plan_keys(
             "XXX..../XXX..../XXX..../......./......./......./.......",
             "0,0,0,0",
         );
