@@ -634,7 +634,7 @@ fn the_build_summary_and_info_agree_and_add_up() {
     assert_eq!(count_after(&info, "positions:").0, positions);
     assert!(info.contains("max moves all,"), "{info}");
     // Every section: `NAME COUNT records x BITS bits = BYTES bytes`, its bytes enough for
-    // its records, all of them inside the file; the pattern search's three sections add up
+    // its records, all of them inside the file; the pattern search's four sections add up
     // to the line that sums them and to the size `pattern --timings` reads from the index.
     let file_len = std::fs::metadata(&out).unwrap().len();
     let sections: Vec<(String, u64)> = info
@@ -654,11 +654,19 @@ fn the_build_summary_and_info_agree_and_add_up() {
             Some((name.trim().to_string(), number(bytes)))
         })
         .collect();
-    assert_eq!(sections.len(), 19, "{info}");
+    assert_eq!(sections.len(), 20, "{info}");
     assert!(sections.iter().map(|(_, b)| b).sum::<u64>() < file_len);
     let pattern_sum: u64 = sections
         .iter()
-        .filter(|(n, _)| ["pattern blocks", "removals", "removal starts"].contains(&n.as_str()))
+        .filter(|(n, _)| {
+            [
+                "pattern blocks",
+                "removals",
+                "removal starts",
+                "corner boxes",
+            ]
+            .contains(&n.as_str())
+        })
         .map(|(_, b)| b)
         .sum();
     assert_eq!(
