@@ -376,14 +376,10 @@ impl CornerBlock<'_> {
     #[inline]
     pub fn open(&self, c: usize, k: usize) -> u64 {
         let at = OPEN_AT + (c * BOX_STONES + k.saturating_sub(1)) * 8;
-        match self.0.get(at..at + 8) {
-            Some(b) => {
-                let mut a = [0u8; 8];
-                a.copy_from_slice(b);
-                u64::from_le_bytes(a)
-            }
-            None => u64::MAX,
-        }
+        self.0
+            .get(at..at + 8)
+            .and_then(|b| b.try_into().ok())
+            .map_or(u64::MAX, u64::from_le_bytes)
     }
 
     /// Game `g`'s boxes, read back (empty boxes past the bytes).
@@ -559,12 +555,6 @@ impl CornerKey {
             },
         };
         Some(Decision::Hit(t as u32, next))
-    }
-
-    /// The games of `block` whose box may hold exactly these stones at some time.
-    #[inline]
-    pub fn games(&self, block: &CornerBlock<'_>) -> u64 {
-        block.games(self.corner as usize, self.stones as usize, self.hash)
     }
 
     /// The games of `block` whose box has these stones' hash (decided or not).
