@@ -808,6 +808,10 @@ impl<'a> PatternIndex<'a> {
                     *k = sure | w;
                     *u = w;
                 }
+                // The pairs with games left decided for the block's 64 games at once
+                // (where their regions never change again): the games without a hit are
+                // dropped here, the hits read off by `decide_game`.
+                let mut lanes = BlockLanes::new();
                 if index.is_some() {
                     // The first stones rule most of the games left out, 64 at once, once
                     // for a pair and its twins.
@@ -833,49 +837,12 @@ impl<'a> PatternIndex<'a> {
                         while let Some(p) = plan.pairs.get(j) {
                             if let (Some(k), Some(u)) = (kept.get_mut(j), unsure.get(j)) {
                                 *k &= alive | !u;
+                                // (At least two games: one test here, in line.)
+                                if *k & k.wrapping_sub(1) != 0 {
+                                    lanes.decide(plan, &parts, j, k);
+                                }
                             }
                             j = p.twin as usize;
-                        }
-                    }
-                }
-                // The pairs with the most games left decided for the block's 64 games at
-                // once (where their regions never change again): the games without a
-                // hit are dropped here, the hits read off by `decide_game`.
-                let mut lanes = BlockLanes::new();
-                if index.is_some() {
-                    for (j, pair) in plan.pairs.iter().enumerate() {
-                        let Some(k) = kept.get_mut(j) else {
-                            break;
-                        };
-                        if k.count_ones() < LANE_GAMES {
-                            continue;
-                        }
-                        let Some(cells) = plan.variant_cells(pair.variant as usize) else {
-                            continue;
-                        };
-                        // A pair at the same placement whose variant differs only in
-                        // colours shares all but the colours' part.
-                        let shared = lanes.pairs().find_map(|(i, d)| {
-                            let p = plan.pairs.get(i)?;
-                            if p.placement != pair.placement {
-                                return None;
-                            }
-                            let other = plan.variant_cells(p.variant as usize)?;
-                            cells.lanes_as(other, d, pair.placement, parts.tile, parts.first_white)
-                        });
-                        let Some(d) = shared.or_else(|| {
-                            cells.lanes(
-                                pair.placement,
-                                parts.tile,
-                                parts.first_white,
-                                parts.unsettled,
-                            )
-                        }) else {
-                            continue;
-                        };
-                        *k &= !d.ruled_out(*k);
-                        if !lanes.insert(j, d) {
-                            break;
                         }
                     }
                 }
@@ -1118,7 +1085,7 @@ impl<'a> BlockParts<'a> {
 
 /// The fewest games a pair must have left in a block to be decided for all 64 at once
 /// ([`LaneDecisions`]; below, game by game).
-const LANE_GAMES: u32 = 2;
+const LANE_GAMES: u32 = 4;
 
 /// The most pairs of a block decided 64 games at once.
 const LANE_PAIRS: usize = 16;
@@ -1149,6 +1116,46 @@ impl BlockLanes {
             }
             _ => false,
         }
+    }
+
+    /// Decides pair `j` of `plan` for the 64 games of the block of `parts` when `kept`
+    /// (its games left) holds enough of them, and drops from `kept` the games without a
+    /// hit. A pair at the same placement whose variant differs only in colours shares all
+    /// but the colours' part.
+    fn decide(&mut self, plan: &ScanPlan<'_>, parts: &BlockParts<'_>, j: usize, kept: &mut u64) {
+        if kept.count_ones() < LANE_GAMES {
+            return;
+        }
+        let Some(pair) = plan.pairs.get(j) else {
+            return;
+        };
+        let Some(cells) = plan.variant_cells(pair.variant as usize) else {
+            return;
+        };
+        let k = *kept;
+        if self.decisions.is_full() {
+            return;
+        }
+        let shared = self.pairs().find_map(|(i, d)| {
+            let p = plan.pairs.get(i)?;
+            if p.placement != pair.placement {
+                return None;
+            }
+            let other = plan.variant_cells(p.variant as usize)?;
+            cells.lanes_as(other, d, pair.placement, parts.tile, parts.first_white)
+        });
+        let Some(d) = shared.or_else(|| {
+            cells.lanes(
+                pair.placement,
+                parts.tile,
+                parts.first_white,
+                parts.unsettled,
+            )
+        }) else {
+            return;
+        };
+        *kept &= !d.ruled_out(k);
+        self.insert(j, d);
     }
 
     /// The pairs decided so far, with their decisions.

@@ -301,10 +301,10 @@ impl PatternQuery {
     /// (`q` inside the region): the transformed point relative to the transformed region.
     #[inline]
     pub fn pattern_cell(&self, v: &Variant, p: Point, q: Point) -> Point {
-        let t = v.transform;
-        let origin = v.region(p).transformed(t, BOARD).top_left();
-        let tq = t.apply_unchecked(q, BOARD);
-        Point::new(tq.x.wrapping_sub(origin.x), tq.y.wrapping_sub(origin.y))
+        // The region is a board of the pattern's size seen through the transform: the
+        // point's place in it transformed there (one transform, not three on the board).
+        let d = Point::new(q.x.wrapping_sub(p.x), q.y.wrapping_sub(p.y));
+        v.transform.apply_unchecked(d, self.pattern.size())
     }
 }
 
@@ -416,6 +416,36 @@ fn symmetry(pattern: &Pattern, origins: &PointSet) -> TransformSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pattern_cells_are_the_board_transform_relative_to_the_transformed_region() {
+        // The region and the point transformed on the board, the point taken from the
+        // transformed region's top-left corner: what `pattern_cell` computes in one step.
+        for (rows, area) in [
+            ("..../..../..X*/..*O", "0,0,0,0"),
+            ("...../X.O.X", "1,0,13,0"),
+            ("XO./.X.", ""),
+            ("X.O", "2,3,16,5"),
+        ] {
+            let query = q(rows, area, false);
+            for v in query.variants() {
+                for p in v.allowed.iter() {
+                    let r = v.region(p);
+                    let origin = r.transformed(v.transform, BOARD).top_left();
+                    for y in r.top..=r.bottom {
+                        for x in r.left..=r.right {
+                            let cell = Point::new(x, y);
+                            let tq = v.transform.apply_unchecked(cell, BOARD);
+                            let want = Point::new(tq.x - origin.x, tq.y - origin.y);
+                            assert_eq!(query.pattern_cell(v, p, cell), want, "{rows} {p:?}");
+                            assert!(want.x < query.pattern().width());
+                            assert!(want.y < query.pattern().height());
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     fn q(rows: &str, area: &str, fixed: bool) -> PatternQuery {
         let area = if area.is_empty() {
