@@ -636,13 +636,15 @@ impl<'a> PatternIndex<'a> {
         let mut local: Option<LocalScanner> = None;
         self.block_work(index, plan, block, mask, &mut |id, work| {
             let g = id as usize % BLOCK_GAMES;
-            let winner = if black_won >> g & 1 == 1 {
-                Some(Color::Black)
-            } else if white_won >> g & 1 == 1 {
-                Some(Color::White)
-            } else {
-                None
-            };
+            // (A table, not branches: who won is a coin toss to the branch predictor.)
+            const WINNERS: [Option<Color>; 4] = [
+                None,
+                Some(Color::Black),
+                Some(Color::White),
+                Some(Color::Black),
+            ];
+            let won = (black_won >> g & 1) | (white_won >> g & 1) << 1;
+            let winner = WINNERS[won as usize & 3];
             if let GameWork::Decided(hits, 0) = work {
                 // Decided by its first stones: the game's moves are read only for a
                 // continuation past what they tell.
