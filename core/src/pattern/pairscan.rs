@@ -17,7 +17,7 @@ use crate::pointset::PointSet;
 use super::plan::ScanPlan;
 use super::query::{Change, Variant};
 use super::scan::{
-    emit_hit, move_stone, set_stone, start_position, stone_at, stuck, GameSource, Hit, LastChange,
+    emit_hit, move_stone, moves_buffered, set_stone, start_position, stone_at, stuck, GameSource, Hit, LastChange,
     MoveRecord, Records, POINT_OF_CODE,
 };
 
@@ -178,7 +178,7 @@ impl<'q, G: GameSource> PairScan<'_, 'q, G> {
         let mut records = Records::new(g, si, 0);
         let mut next_event = records.next();
         let t = self.t;
-        g.for_each_move(0, |i, code| {
+        moves_buffered(g, 0, |i, code| {
             let n = i as u32 + 1;
             let rec = MoveRecord(code);
             let c = rec.code() as usize & (CODES - 1);
