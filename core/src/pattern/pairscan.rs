@@ -17,8 +17,8 @@ use crate::pointset::PointSet;
 use super::plan::ScanPlan;
 use super::query::{Change, Variant};
 use super::scan::{
-    emit_hit, move_stone, moves_buffered, set_stone, start_position, stone_at, stuck, GameSource, Hit, LastChange,
-    MoveRecord, Records, POINT_OF_CODE,
+    emit_hit, move_stone, moves_buffered, set_stone, start_position, stone_at, stuck, GameSource,
+    Hit, LastChange, MoveRecord, Records, POINT_OF_CODE,
 };
 
 /// Entries of a table: one per move code (`y * 19 + x`, then the pass and the codes past
