@@ -267,6 +267,25 @@ fn no_later(t: u8, a: u8) -> bool {
     t < FIRST_LATE && t <= a
 }
 
+/// Whether the stone of cell `c` at the placement of point code `base` is one the cell
+/// rejects (a needed cell's stone of the other colour). Without a branch on the cell's
+/// kind: as a match, it compiled to a jump table, an indirect jump per cell that the
+/// processor mispredicts (4x4 NW on fox_pro 1.16 -> 1.09 ms).
+#[inline(always)]
+fn rejects<S: FirstStoneSource>(s: &S, base: u16, c: &CellCheck) -> bool {
+    c.kind & (REJECT_BLACK << s.first_white(base.wrapping_add(c.offset)) as u8) != 0
+}
+
+/// Whether the point of cell `c` of `region` never changes after its first stone.
+#[inline(always)]
+fn settled<S: FirstStoneSource>(s: &S, region: &Rect, c: &CellCheck) -> bool {
+    let (x, y) = (
+        region.left.wrapping_add(c.dx),
+        region.top.wrapping_add(c.dy),
+    );
+    s.unsettled_row(y) >> x & 1 == 0
+}
+
 /// What is known of where a region's points change again (filled as needed).
 struct RegionChanges<F> {
     /// Whether a point of the region is unsettled, and a lower bound of the first position
@@ -337,18 +356,8 @@ pub fn decide<S: FirstStoneSource>(
         }
         a = a.max(t);
     }
-    // Whether the stone of cell `c` is one it rejects (a needed cell's stone of the other
-    // colour). Without a branch on the cell's kind: as a match, it compiled to a jump
-    // table, an indirect jump per cell that the processor mispredicts (4x4 NW on fox_pro
-    // 1.16 -> 1.09 ms).
-    let rejected = |c: &CellCheck| c.kind & (REJECT_BLACK << s.first_white(code(c)) as u8) != 0;
-    let settled = |c: &CellCheck| {
-        let (x, y) = (
-            region.left.wrapping_add(c.dx),
-            region.top.wrapping_add(c.dy),
-        );
-        s.unsettled_row(y) >> x & 1 == 0
-    };
+    let rejected = |c: &CellCheck| rejects(s, base, c);
+    let settled = |c: &CellCheck| settled(s, region, c);
     let none_unsettled = s.first_unsettling() == FIRST_NEVER;
     // Most placements end here: a stone the region rejects, there no later than `a` and
     // for good (its point never changes again): no match before `a` (a needed cell is
@@ -415,14 +424,8 @@ fn decide_changed<S: FirstStoneSource, F: FnOnce() -> u32>(
     changes: &mut RegionChanges<F>,
 ) -> Decision {
     let code = |c: &CellCheck| base.wrapping_add(c.offset);
-    let rejected = |c: &CellCheck| c.kind & (REJECT_BLACK << s.first_white(code(c)) as u8) != 0;
-    let settled = |c: &CellCheck| {
-        let (x, y) = (
-            region.left.wrapping_add(c.dx),
-            region.top.wrapping_add(c.dy),
-        );
-        s.unsettled_row(y) >> x & 1 == 0
-    };
+    let rejected = |c: &CellCheck| rejects(s, base, c);
+    let settled = |c: &CellCheck| settled(s, region, c);
     // A point of the region changes again, first at `t2`. `b`: the first rejected stone;
     // `d`: the first that stays for good.
     let mut b = FIRST_NEVER;
