@@ -578,10 +578,11 @@ impl VariantCells<'_> {
 const MAX_LANE_CELLS: usize = 255;
 
 /// What the first stones decide of one placement of one variant for the 64 games of a
-/// block at once ([`VariantCells::lanes`]), for the games whose region never changes
-/// after its first stones: [`decide`]'s answer, computed lane by lane with no branch.
-/// Where a point of the region changes again, or the last needed stone comes at 254 or
-/// later, a game is left to [`decide`].
+/// block at once ([`VariantCells::lanes`]): for the games whose region never changes after
+/// its first stones, [`decide`]'s answer, computed lane by lane with no branch; for those
+/// whose region changes again, `a` and the continuation's candidate, from which
+/// [`LaneDecisions::decision`] finishes as [`decide`] does. A game whose last needed stone
+/// comes at 254 or later is left to [`decide`].
 #[derive(Clone, Debug)]
 pub struct LaneDecisions {
     /// Per game: the last needed stone's position (`a`; [`FIRST_NEVER`] when a needed
@@ -593,7 +594,8 @@ pub struct LaneDecisions {
     /// ... and its cell (an index into the variant's cells, the first in their order
     /// among the earliest, as [`decide`] takes it).
     next_cell: [u8; LANES],
-    /// The games left to [`decide`].
+    /// The games decided one by one: a point of the region changes again, or `a` is 254 or
+    /// later.
     alone: u64,
     /// The games without a hit whatever the colours of the variant's cells: a needed
     /// cell never holds a stone, or an empty cell holds one from no later than `a`.
@@ -610,9 +612,11 @@ impl LaneDecisions {
         keep & self.none
     }
 
-    /// [`decide`]'s answer for game `g` (lane `g`; `s` its first stones, for the colour
-    /// of the continuation), or `None` when the game is left to [`decide`]. `cells` and
-    /// `placement` are those the decisions were made for.
+    /// [`decide`]'s answer for game `g` (lane `g`; `s` its first stones, `region` the
+    /// placement's and `region_unsettling` as [`decide`] takes them, for a region that
+    /// changes again and the continuation's colour), or `None` when the game is left to
+    /// [`decide`] (`a` at 254 or later). `cells` and `placement` are those the decisions
+    /// were made for.
     #[inline]
     pub fn decision<S: FirstStoneSource>(
         &self,
