@@ -496,13 +496,8 @@ impl VariantCells<'_> {
     pub fn rule_out(&self, placement: Point, tile: &[u8], unsettled: &[u8], keep: u64) -> u64 {
         let base = placement.index19() as usize;
         let lanes = |c: &CellCheck| -> Option<(&[u8; LANES], u64)> {
-            let code = base + c.offset as usize;
-            let at = code * LANES;
-            let word: [u8; 8] = unsettled.get(code * 8..code * 8 + 8)?.try_into().ok()?;
-            Some((
-                tile.get(at..at + LANES)?.try_into().ok()?,
-                u64::from_le_bytes(word),
-            ))
+            let word = point_word(unsettled, base, c)?;
+            Some((tile_lanes(tile, base, c)?, word))
         };
         // The last needed stone's position, no later than FIRST_LATE - 1 (a stone at
         // FIRST_LATE or later is not ordered).
@@ -612,6 +607,12 @@ impl LaneDecisions {
         keep & self.none
     }
 
+    /// The games without a hit for a variant whose colour-dependent cells reject a stone
+    /// in the games `colour_rejected` (the others as [`LaneDecisions::shared_none`]).
+    fn none_with(&self, colour_rejected: u64) -> u64 {
+        (self.shared_none | colour_rejected) & !self.alone
+    }
+
     /// [`decide`]'s answer for game `g` (lane `g`; `s` its first stones, `region` the
     /// placement's and `region_unsettling` as [`decide`] takes them, for a region that
     /// changes again and the continuation's colour), or `None` when the game is left to
@@ -627,9 +628,6 @@ impl LaneDecisions {
         s: &S,
         region_unsettling: impl FnOnce() -> u32,
     ) -> Option<Decision> {
-        if g >= LANES {
-            return None;
-        }
         let a = self.at.get(g).copied()?;
         let t = self.next.get(g).copied()?;
         let base = placement.index19();
@@ -750,7 +748,7 @@ impl VariantCells<'_> {
             shared_none: never | high_bits(&early),
             none: 0,
         };
-        d.none = (d.shared_none | self.colour_rejected(&d, placement, tile, first_white)?) & !alone;
+        d.none = d.none_with(self.colour_rejected(&d, placement, tile, first_white)?);
         Some(d)
     }
 
@@ -777,8 +775,7 @@ impl VariantCells<'_> {
             return None;
         }
         let mut mine = d.clone();
-        mine.none =
-            (d.shared_none | self.colour_rejected(d, placement, tile, first_white)?) & !d.alone;
+        mine.none = d.none_with(self.colour_rejected(d, placement, tile, first_white)?);
         Some(mine)
     }
 
