@@ -1,7 +1,10 @@
 //! Collecting the sources of a build: game records (SGF, Tygem's `.gib`, WBaduk's `.ngf`,
 //! PandaNet's `.ugf`/`.ugi`), alone, in folders or in archives (`.tar`, `.tgz`/`.tar.gz`,
-//! `.tar.bz2`/`.tbz2`/`.tbz`, `.tar.xz`/`.txz`, `.zip`, `.7z`), read whole into memory, in a
-//! deterministic order.
+//! `.tar.bz2`/`.tbz2`/`.tbz`, `.tar.xz`/`.txz`, `.zip`, `.7z`), in a deterministic order.
+//! Archives are read as streams, member by member; each record is read into memory whole,
+//! up to a limit ([`Limits`]): a record past it, or an archive with too many members, is
+//! skipped with [`SkipReason::Limit`] naming it and the limit, and the archive's other
+//! members are not read (its bytes past the limit never are).
 //!
 //! ```no_run
 //! # use kifudex::{input, sgf};
@@ -13,9 +16,55 @@
 //! }
 //! ```
 
-use crate::sgf::{self, ParsedFile};
-use std::io::Read;
+use crate::sgf::{self, Exceeded, ParsedFile};
+use std::io::{Read, Seek};
 use std::path::Path;
+
+/// What one input may hold before it is refused: the bytes of one record, the members of
+/// one archive, and what a record's games may hold ([`sgf::Limits`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Bytes of one record, a file or an archive member (`--max-record-bytes`).
+    pub record_bytes: u64,
+    /// Members of one archive, records or not, folders aside (`--max-archive-members`).
+    pub archive_members: u64,
+    /// What a record's games may hold.
+    pub sgf: sgf::Limits,
+}
+
+impl Limits {
+    /// The defaults: 64 MiB a record (the largest real collection file met, a few
+    /// megabytes, many times over), 1,000,000 members an archive, [`sgf::Limits::DEFAULT`].
+    pub const DEFAULT: Limits = Limits {
+        record_bytes: 64 << 20,
+        archive_members: 1_000_000,
+        sgf: sgf::Limits::DEFAULT,
+    };
+
+    /// The record-bytes limit, passed.
+    pub fn record_exceeded(&self) -> Exceeded {
+        Exceeded {
+            what: "bytes in one record (a file or an archive member)",
+            limit: self.record_bytes,
+            flag: "--max-record-bytes",
+        }
+    }
+
+    /// The archive-members limit, passed.
+    pub fn members_exceeded(&self) -> Exceeded {
+        Exceeded {
+            what: "members in one archive",
+            limit: self.archive_members,
+            flag: "--max-archive-members",
+        }
+    }
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits::DEFAULT
+    }
+}
 
 /// The bytes of one record file (or archive member).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,6 +81,11 @@ impl Source {
     /// Parses the source's games, in the format its name says ([`sgf::parse_record`]).
     pub fn parse(&self) -> ParsedFile {
         sgf::parse_record(&self.bytes, &self.path, self.member.as_deref())
+    }
+
+    /// [`Source::parse`] within `limits` ([`sgf::parse_record_within`]).
+    pub fn parse_within(&self, limits: &sgf::Limits) -> ParsedFile {
+        sgf::parse_record_within(&self.bytes, &self.path, self.member.as_deref(), limits)
     }
 }
 
@@ -51,6 +105,10 @@ pub enum SkipReason {
     /// wait for ever; holds what it is.
     #[error("not a regular file ({0}): not opened")]
     Special(&'static str),
+    /// Past one of the [`Limits`]: the record (or, for too many members, the rest of the
+    /// archive) was not read.
+    #[error("{0}")]
+    Limit(Exceeded),
 }
 
 impl SkipReason {
@@ -61,6 +119,7 @@ impl SkipReason {
             SkipReason::Io(_) => "io",
             SkipReason::Archive(_) => "archive",
             SkipReason::Special(_) => "special-file",
+            SkipReason::Limit(_) => "limit",
         }
     }
 }
@@ -194,13 +253,72 @@ fn special_kind(t: std::fs::FileType) -> &'static str {
     "a special file"
 }
 
+/// Reads the record file `path` whole, within `limits.record_bytes`: a file larger than
+/// that, or that is not a regular file (a FIFO or a device could be endless), is an error
+/// that says so, and no more than one byte past the limit is read.
+pub fn read_record_file(path: &Path, limits: &Limits) -> std::io::Result<Vec<u8>> {
+    let file = std::fs::File::open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other(format!(
+            "not a regular file ({})",
+            special_kind(meta.file_type())
+        )));
+    }
+    let mut bytes = Vec::new();
+    if read_bounded(file, meta.len(), limits.record_bytes, &mut bytes)? {
+        Ok(bytes)
+    } else {
+        Err(std::io::Error::other(limits.record_exceeded().to_string()))
+    }
+}
+
+/// Reads `r` into `out` up to `limit` bytes; `Ok(false)` when it holds more (then no more
+/// than one byte past the limit was read). `claimed` is the size it says it has: past the
+/// limit, nothing is read; under it, a hint for the first allocation only.
+fn read_bounded(
+    r: impl Read,
+    claimed: u64,
+    limit: u64,
+    out: &mut Vec<u8>,
+) -> std::io::Result<bool> {
+    if claimed > limit {
+        return Ok(false);
+    }
+    out.reserve(claimed.min(1 << 26) as usize);
+    r.take(limit.saturating_add(1)).read_to_end(out)?;
+    Ok(out.len() as u64 <= limit)
+}
+
 /// Reads one listed file: a record gives one source, an archive its record members; other
 /// files, unreadable files and broken members are skipped.
 pub fn read_input(path: &Path) -> (Vec<Source>, Vec<Skipped>) {
     let mut sources = Vec::new();
     let mut skipped = Vec::new();
-    add_file(path, &mut sources, &mut skipped);
+    read_input_each(
+        path,
+        &Limits::DEFAULT,
+        &mut |s| sources.push(s),
+        &mut skipped,
+    );
     (sources, skipped)
+}
+
+/// Reads one listed file within `limits`, handing each source to `each` as soon as it is
+/// read (an archive's members one after the other: the caller holds one at a time if it
+/// drops each before the next); what is not read goes to `skipped`.
+pub fn read_input_each(
+    path: &Path,
+    limits: &Limits,
+    each: &mut dyn FnMut(Source),
+    skipped: &mut Vec<Skipped>,
+) {
+    let mut r = Reader {
+        limits,
+        each,
+        skipped,
+    };
+    r.file(path);
 }
 
 /// Reads every record under `paths`, in order: each path as given; folders walked
@@ -211,203 +329,291 @@ pub fn collect_sources<P: AsRef<Path>>(paths: &[P]) -> (Vec<Source>, Vec<Skipped
     let (files, mut skipped) = list_inputs(paths);
     let mut sources = Vec::new();
     for f in files {
-        add_file(&f, &mut sources, &mut skipped);
+        read_input_each(&f, &Limits::DEFAULT, &mut |s| sources.push(s), &mut skipped);
     }
     (sources, skipped)
 }
 
-fn add_file(p: &Path, sources: &mut Vec<Source>, skipped: &mut Vec<Skipped>) {
-    let path = p.display().to_string();
-    let kind = kind_of(&path);
-    if kind == Kind::Other {
-        skipped.push(Skipped {
-            reason: SkipReason::NotSgf(extension(&path)),
-            path,
-            member: None,
-        });
-        return;
-    }
-    let bytes = match std::fs::read(p) {
-        Ok(b) => b,
-        Err(e) => {
-            skipped.push(Skipped {
-                path,
-                member: None,
-                reason: SkipReason::Io(e.to_string()),
-            });
-            return;
-        }
-    };
-    collect_archive(&path, bytes, sources, skipped);
-}
-
 /// Reads the record members of an in-memory archive's bytes (`name` tells the format; a
-/// record's name gives the record itself).
+/// record's name gives the record itself), within the default [`Limits`].
 pub fn collect_archive(
     name: &str,
     bytes: Vec<u8>,
     sources: &mut Vec<Source>,
     skipped: &mut Vec<Skipped>,
 ) {
-    match kind_of(name) {
-        Kind::Tar(c) => read_tar(name, &bytes, c, sources, skipped),
-        Kind::Zip => read_zip(name, bytes, sources, skipped),
-        Kind::SevenZip => read_7z(name, bytes, sources, skipped),
-        Kind::Record => sources.push(Source {
-            path: name.to_owned(),
-            member: None,
-            bytes,
-        }),
-        Kind::Other => skipped.push(Skipped {
-            path: name.to_owned(),
-            member: None,
-            reason: SkipReason::NotSgf(extension(name)),
-        }),
-    }
+    collect_archive_each(
+        name,
+        bytes,
+        &Limits::DEFAULT,
+        &mut |s| sources.push(s),
+        skipped,
+    );
 }
 
-fn read_tar(
-    path: &str,
-    bytes: &[u8],
-    compression: Compression,
-    sources: &mut Vec<Source>,
+/// [`collect_archive`] within `limits`, each source handed to `each` as it is read.
+pub fn collect_archive_each(
+    name: &str,
+    bytes: Vec<u8>,
+    limits: &Limits,
+    each: &mut dyn FnMut(Source),
     skipped: &mut Vec<Skipped>,
 ) {
-    let reader: Box<dyn Read + '_> = match compression {
-        Compression::Gzip => Box::new(flate2::read::MultiGzDecoder::new(bytes)),
-        Compression::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(bytes)),
-        Compression::Xz => Box::new(lzma_rust2::XzReader::new(bytes, true)),
-        Compression::None => Box::new(bytes),
+    let mut r = Reader {
+        limits,
+        each,
+        skipped,
     };
-    let mut archive = tar::Archive::new(reader);
-    let broken = |e: std::io::Error, member: Option<String>| Skipped {
-        path: path.to_owned(),
-        member,
-        reason: SkipReason::Archive(e.to_string()),
-    };
-    let entries = match archive.entries() {
-        Ok(e) => e,
-        Err(e) => return skipped.push(broken(e, None)),
-    };
-    for entry in entries {
-        let mut entry = match entry {
-            Ok(e) => e,
-            Err(e) => return skipped.push(broken(e, None)),
-        };
-        if !entry.header().entry_type().is_file() {
-            continue;
-        }
-        let name = match entry.path() {
-            Ok(n) => n.to_string_lossy().into_owned(),
-            Err(e) => {
-                skipped.push(broken(e, None));
-                continue;
+    match kind_of(name) {
+        Kind::Tar(c) => r.tar(name, bytes.as_slice(), c),
+        Kind::Zip => r.zip(name, std::io::Cursor::new(bytes)),
+        Kind::SevenZip => r.seven_zip(name, std::io::Cursor::new(bytes)),
+        Kind::Record => {
+            if bytes.len() as u64 > limits.record_bytes {
+                r.skip(name, None, SkipReason::Limit(limits.record_exceeded()));
+            } else {
+                (r.each)(Source {
+                    path: name.to_owned(),
+                    member: None,
+                    bytes,
+                });
             }
-        };
-        let size = entry.size();
-        if let Err((e, name)) = add_member(path, name, size, &mut entry, sources, skipped) {
-            // A tar stream cannot be followed past a member it failed to read.
-            return skipped.push(broken(e, Some(name)));
         }
+        Kind::Other => r.skip(name, None, SkipReason::NotSgf(extension(name))),
     }
 }
 
-/// Adds one archive member: a record's bytes as a source, any other member as skipped.
-/// A member that cannot be read is returned with the error, for the caller to report.
-fn add_member(
-    path: &str,
-    name: String,
-    size: u64,
-    r: &mut (impl Read + ?Sized),
-    sources: &mut Vec<Source>,
-    skipped: &mut Vec<Skipped>,
-) -> Result<(), (std::io::Error, String)> {
-    if kind_of(&name) != Kind::Record {
-        skipped.push(Skipped {
+/// Whether to go on reading an archive after a member.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Flow {
+    Go,
+    Stop,
+}
+
+/// One input being read: its limits, where its sources and skipped parts go.
+struct Reader<'a> {
+    limits: &'a Limits,
+    each: &'a mut dyn FnMut(Source),
+    skipped: &'a mut Vec<Skipped>,
+}
+
+impl Reader<'_> {
+    fn skip(&mut self, path: &str, member: Option<String>, reason: SkipReason) {
+        self.skipped.push(Skipped {
             path: path.to_owned(),
-            reason: SkipReason::NotSgf(extension(&name)),
-            member: Some(name),
+            member,
+            reason,
         });
-        return Ok(());
     }
-    let mut data = Vec::with_capacity(size.min(1 << 26) as usize);
-    match r.read_to_end(&mut data) {
-        Ok(_) => {
-            sources.push(Source {
-                path: path.to_owned(),
-                member: Some(name),
-                bytes: data,
-            });
-            Ok(())
-        }
-        Err(e) => Err((e, name)),
-    }
-}
 
-fn read_zip(path: &str, bytes: Vec<u8>, sources: &mut Vec<Source>, skipped: &mut Vec<Skipped>) {
-    let broken = |e: String, member: Option<String>| Skipped {
-        path: path.to_owned(),
-        member,
-        reason: SkipReason::Archive(e),
-    };
-    let mut zip = match zip::ZipArchive::new(std::io::Cursor::new(bytes)) {
-        Ok(z) => z,
-        Err(e) => return skipped.push(broken(e.to_string(), None)),
-    };
-    for i in 0..zip.len() {
-        let mut f = match zip.by_index(i) {
+    /// A file named on the command line or found in a folder.
+    fn file(&mut self, p: &Path) {
+        let path = p.display().to_string();
+        let kind = kind_of(&path);
+        if kind == Kind::Other {
+            return self.skip(&path, None, SkipReason::NotSgf(extension(&path)));
+        }
+        let file = match std::fs::File::open(p) {
             Ok(f) => f,
-            Err(e) => {
-                skipped.push(broken(e.to_string(), None));
+            Err(e) => return self.skip(&path, None, SkipReason::Io(e.to_string())),
+        };
+        match kind {
+            Kind::Tar(c) => self.tar(&path, std::io::BufReader::new(file), c),
+            Kind::Zip => self.zip(&path, std::io::BufReader::new(file)),
+            Kind::SevenZip => self.seven_zip(&path, std::io::BufReader::new(file)),
+            Kind::Record | Kind::Other => {
+                let claimed = file.metadata().map_or(0, |m| m.len());
+                let mut bytes = Vec::new();
+                match self.bounded(file, claimed, &mut bytes) {
+                    Err(e) => self.skip(&path, None, SkipReason::Io(e.to_string())),
+                    Ok(false) => {
+                        let e = self.limits.record_exceeded();
+                        self.skip(&path, None, SkipReason::Limit(e));
+                    }
+                    Ok(true) => (self.each)(Source {
+                        path,
+                        member: None,
+                        bytes,
+                    }),
+                }
+            }
+        }
+    }
+
+    /// [`read_bounded`] within the record limit.
+    fn bounded(&self, r: impl Read, claimed: u64, out: &mut Vec<u8>) -> std::io::Result<bool> {
+        read_bounded(r, claimed, self.limits.record_bytes, out)
+    }
+
+    /// Counts member `number` (from 1) of the archive `path`: past the limit, the rest of
+    /// the archive is skipped.
+    fn count(&mut self, path: &str, number: u64) -> Flow {
+        if number > self.limits.archive_members {
+            let e = self.limits.members_exceeded();
+            self.skip(path, None, SkipReason::Limit(e));
+            return Flow::Stop;
+        }
+        Flow::Go
+    }
+
+    /// One archive member: a record's bytes as a source, any other member as skipped; a
+    /// record past the limit stops the archive. A member that cannot be read is returned
+    /// with the error, for the caller to report.
+    fn member(
+        &mut self,
+        path: &str,
+        name: String,
+        size: u64,
+        r: &mut (impl Read + ?Sized),
+    ) -> Result<Flow, (std::io::Error, String)> {
+        if kind_of(&name) != Kind::Record {
+            let reason = SkipReason::NotSgf(extension(&name));
+            self.skip(path, Some(name), reason);
+            return Ok(Flow::Go);
+        }
+        let mut data = Vec::new();
+        match self.bounded(r, size, &mut data) {
+            Ok(true) => {
+                (self.each)(Source {
+                    path: path.to_owned(),
+                    member: Some(name),
+                    bytes: data,
+                });
+                Ok(Flow::Go)
+            }
+            Ok(false) => {
+                let e = self.limits.record_exceeded();
+                self.skip(path, Some(name), SkipReason::Limit(e));
+                Ok(Flow::Stop)
+            }
+            Err(e) => Err((e, name)),
+        }
+    }
+
+    fn tar(&mut self, path: &str, bytes: impl Read, compression: Compression) {
+        let reader: Box<dyn Read + '_> = match compression {
+            Compression::Gzip => Box::new(flate2::read::MultiGzDecoder::new(bytes)),
+            Compression::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(bytes)),
+            Compression::Xz => Box::new(lzma_rust2::XzReader::new(bytes, true)),
+            Compression::None => Box::new(bytes),
+        };
+        let mut archive = tar::Archive::new(reader);
+        let broken = |e: std::io::Error| SkipReason::Archive(e.to_string());
+        let entries = match archive.entries() {
+            Ok(e) => e,
+            Err(e) => return self.skip(path, None, broken(e)),
+        };
+        let mut number = 0u64;
+        for entry in entries {
+            let mut entry = match entry {
+                Ok(e) => e,
+                Err(e) => return self.skip(path, None, broken(e)),
+            };
+            if !entry.header().entry_type().is_file() {
                 continue;
             }
-        };
-        if f.is_dir() {
-            continue;
-        }
-        let name = f.name().to_owned();
-        let size = f.size();
-        if let Err((e, name)) = add_member(path, name, size, &mut f, sources, skipped) {
-            skipped.push(broken(e.to_string(), Some(name)));
-        }
-    }
-}
-
-/// Reads a `.7z` archive's record members, block by block (a solid block is decoded once,
-/// its members in order; other members are read past). A member that cannot be decoded is
-/// reported with its name and ends its block; the other blocks are still read.
-fn read_7z(path: &str, bytes: Vec<u8>, sources: &mut Vec<Source>, skipped: &mut Vec<Skipped>) {
-    let broken = |e: String, member: Option<String>| Skipped {
-        path: path.to_owned(),
-        member,
-        reason: SkipReason::Archive(e),
-    };
-    let password = sevenz_rust2::Password::empty();
-    let mut archive = match sevenz_rust2::ArchiveReader::new(std::io::Cursor::new(bytes), password)
-    {
-        Ok(a) => a,
-        Err(e) => return skipped.push(broken(e.to_string(), None)),
-    };
-    let mut current: Option<String> = None;
-    let result = archive.for_each_entries(|entry, reader| {
-        if entry.is_directory() {
-            return Ok(true);
-        }
-        let name = entry.name().to_owned();
-        current = Some(name.clone());
-        if kind_of(&name) != Kind::Record {
-            // A solid block's next member starts where this one ends.
-            std::io::copy(reader, &mut std::io::sink())?;
-        }
-        match add_member(path, name, entry.size(), reader, sources, skipped) {
-            Ok(()) => Ok(true),
-            Err((e, name)) => {
-                skipped.push(broken(e.to_string(), Some(name)));
-                Ok(false)
+            number += 1;
+            if self.count(path, number) == Flow::Stop {
+                return;
+            }
+            let name = match entry.path() {
+                Ok(n) => n.to_string_lossy().into_owned(),
+                Err(e) => {
+                    self.skip(path, None, broken(e));
+                    continue;
+                }
+            };
+            let size = entry.size();
+            match self.member(path, name, size, &mut entry) {
+                Ok(Flow::Go) => {}
+                Ok(Flow::Stop) => return,
+                // A tar stream cannot be followed past a member it failed to read.
+                Err((e, name)) => return self.skip(path, Some(name), broken(e)),
             }
         }
-    });
-    if let Err(e) = result {
-        skipped.push(broken(e.to_string(), current));
+    }
+
+    fn zip(&mut self, path: &str, bytes: impl Read + Seek) {
+        let broken = |e: String| SkipReason::Archive(e);
+        let mut zip = match zip::ZipArchive::new(bytes) {
+            Ok(z) => z,
+            Err(e) => return self.skip(path, None, broken(e.to_string())),
+        };
+        let mut number = 0u64;
+        for i in 0..zip.len() {
+            let mut f = match zip.by_index(i) {
+                Ok(f) => f,
+                Err(e) => {
+                    self.skip(path, None, broken(e.to_string()));
+                    continue;
+                }
+            };
+            if f.is_dir() {
+                continue;
+            }
+            number += 1;
+            if self.count(path, number) == Flow::Stop {
+                return;
+            }
+            let name = f.name().to_owned();
+            let size = f.size();
+            match self.member(path, name, size, &mut f) {
+                Ok(Flow::Go) => {}
+                Ok(Flow::Stop) => return,
+                Err((e, name)) => self.skip(path, Some(name), broken(e.to_string())),
+            }
+        }
+    }
+
+    /// Reads a `.7z` archive's record members, block by block (a solid block is decoded
+    /// once, its members in order; other members are read past). A member that cannot be
+    /// decoded is reported with its name and ends its block; the other blocks are still
+    /// read.
+    fn seven_zip(&mut self, path: &str, bytes: impl Read + Seek) {
+        let broken = |e: String| SkipReason::Archive(e);
+        let password = sevenz_rust2::Password::empty();
+        let mut archive = match sevenz_rust2::ArchiveReader::new(bytes, password) {
+            Ok(a) => a,
+            Err(e) => return self.skip(path, None, broken(e.to_string())),
+        };
+        let mut current: Option<String> = None;
+        let mut number = 0u64;
+        let mut stopped = false;
+        let result = archive.for_each_entries(|entry, reader| {
+            // Stopped: every block's first call ends it (the library reads on otherwise).
+            if stopped {
+                return Ok(false);
+            }
+            if entry.is_directory() {
+                return Ok(true);
+            }
+            number += 1;
+            if self.count(path, number) == Flow::Stop {
+                stopped = true;
+                return Ok(false);
+            }
+            let name = entry.name().to_owned();
+            current = Some(name.clone());
+            if kind_of(&name) != Kind::Record {
+                // A solid block's next member starts where this one ends.
+                std::io::copy(reader, &mut std::io::sink())?;
+            }
+            match self.member(path, name, entry.size(), reader) {
+                Ok(Flow::Go) => Ok(true),
+                Ok(Flow::Stop) => {
+                    stopped = true;
+                    Ok(false)
+                }
+                Err((e, name)) => {
+                    self.skip(path, Some(name), broken(e.to_string()));
+                    Ok(false)
+                }
+            }
+        });
+        if let Err(e) = result {
+            if !stopped {
+                self.skip(path, current, broken(e.to_string()));
+            }
+        }
     }
 }

@@ -79,7 +79,8 @@ pub fn from_sgf(
 /// [`from_sgf`] on a file.
 pub fn from_sgf_file(path: &Path, moves: Option<usize>) -> anyhow::Result<(Board, Color, usize)> {
     use anyhow::Context;
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes = crate::input::read_record_file(path, &crate::input::Limits::DEFAULT)
+        .with_context(|| format!("cannot read {}", path.display()))?;
     from_sgf(&bytes, &path.display().to_string(), moves)
 }
 

@@ -36,6 +36,9 @@ pub struct BuildOptions {
     /// are spilled to temporary files and sorted in slices ([`spill`]); the index is the
     /// same whatever the budget. A book is built in memory.
     pub memory: u64,
+    /// What one input may hold: the bytes of a record, the members of an archive, what a
+    /// game tree may hold. An input past one fails the build, naming it and the limit.
+    pub limits: crate::input::Limits,
 }
 
 /// The default memory budget of a build: 4 GiB.
@@ -80,6 +83,7 @@ impl Default for BuildOptions {
             list_recovered: false,
             keep_duplicates: false,
             memory: DEFAULT_MEMORY,
+            limits: crate::input::Limits::DEFAULT,
         }
     }
 }

@@ -6,7 +6,7 @@
 
 use crate::build::inputs::Input;
 use crate::build::problems::{self, Problem};
-use crate::input;
+use crate::input::{self, Source};
 use crate::sgf::{GameRecord, SourceRef};
 
 /// What one input yields besides its games.
@@ -31,40 +31,23 @@ pub struct ReadGame {
     pub stored_date: Option<u32>,
 }
 
-/// Reads input `number`, calling `each` with its games in order, and returns its notes;
-/// `None` for a range of an index's games that is not the index's first (an index counts
-/// as one input). With `list_recovered`, every recovered defect is a problem too.
+/// Reads input `number` within `limits`, calling `each` with its games in order, and
+/// returns its notes; `None` for a range of an index's games that is not the index's first
+/// (an index counts as one input). With `list_recovered`, every recovered defect is a
+/// problem too. An archive's members are read, parsed and dropped one after the other.
 pub fn read(
     input: Input,
     number: usize,
     list_recovered: bool,
+    limits: &input::Limits,
     mut each: impl FnMut(ReadGame),
 ) -> Option<InputNotes> {
     let rank = |source: usize| (number as u32, source as u32);
-    let (sources, skipped) = match input {
-        Input::File(p) => input::read_input(&p),
-        Input::Sources(s) => (s, Vec::new()),
-        Input::Stored(games) => {
-            let mut i = 0;
-            games.for_each(|s| {
-                each(ReadGame {
-                    record: s.record,
-                    read_rank: rank(i),
-                    stored_date: Some(s.date_key),
-                });
-                i += 1;
-            });
-            return games.first.then(|| InputNotes {
-                input: number,
-                warnings: Vec::new(),
-                problems: Vec::new(),
-            });
-        }
-    };
     let mut warnings = Vec::new();
-    let mut found: Vec<Problem> = skipped.iter().map(problems::skipped).collect();
-    for (source_number, src) in sources.into_iter().enumerate() {
-        let parsed = src.parse();
+    let mut found: Vec<Problem> = Vec::new();
+    let mut source_number = 0usize;
+    let mut one = |src: Source| {
+        let parsed = src.parse_within(&limits.sgf);
         warnings.extend(parsed.warnings.iter().map(|w| w.kind.name()));
         found.extend(parsed.rejected.iter().map(problems::rejected));
         if list_recovered {
@@ -92,10 +75,36 @@ pub fn read(
                 stored_date: None,
             });
         }
+        source_number += 1;
+    };
+    let mut skipped = Vec::new();
+    match input {
+        Input::File(p) => input::read_input_each(&p, limits, &mut one, &mut skipped),
+        Input::Sources(s) => s.into_iter().for_each(&mut one),
+        Input::Stored(games) => {
+            let mut i = 0;
+            games.for_each(|s| {
+                each(ReadGame {
+                    record: s.record,
+                    read_rank: rank(i),
+                    stored_date: Some(s.date_key),
+                });
+                i += 1;
+            });
+            return games.first.then(|| InputNotes {
+                input: number,
+                warnings: Vec::new(),
+                problems: Vec::new(),
+            });
+        }
     }
+    // The skipped parts first, as before the streaming (the order of a report's problems
+    // is fixed by `problems::input_order` anyway).
+    let mut listed: Vec<Problem> = skipped.iter().map(problems::skipped).collect();
+    listed.append(&mut found);
     Some(InputNotes {
         input: number,
         warnings,
-        problems: found,
+        problems: listed,
     })
 }

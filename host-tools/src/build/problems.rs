@@ -133,6 +133,10 @@ pub fn skipped(s: &Skipped) -> Problem {
     }
 }
 
+/// The reason of a problem past one of a build's limits (a record, an archive, a game tree
+/// too large): it fails the build.
+pub const LIMIT: &str = "limit";
+
 /// A rejected file or game tree.
 pub fn rejected(e: &FileError) -> Problem {
     Problem {

@@ -8,7 +8,9 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use kifudex::build::{self, BuildOptions, Profile};
+use kifudex::input::Limits;
 use kifudex::predict::TrainOptions;
+use kifudex::sgf;
 use kifudex::{open_index_file, print_stdout};
 
 #[derive(Args, Debug)]
@@ -54,6 +56,25 @@ pub struct BuildArgs {
     /// slices; the index is the same whatever the budget (docs/FORMAT.md).
     #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = build::memory_size)]
     memory: u64,
+    /// The most bytes one record (a file or an archive member) may hold; a larger one
+    /// fails the build, and is never read whole (e.g. 64M, 1G).
+    #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = build::memory_size)]
+    max_record_bytes: u64,
+    /// The most members (records or not) one archive may hold; more fail the build.
+    #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT.archive_members)]
+    max_archive_members: u64,
+    /// The most nodes of a game's main line (lines of a .gib, .ngf or .ugf record).
+    #[arg(long, value_name = "N", default_value_t = sgf::Limits::DEFAULT.nodes)]
+    max_tree_nodes: u64,
+    /// The deepest nesting of a game tree's variations.
+    #[arg(long, value_name = "N", default_value_t = sgf::Limits::DEFAULT.depth)]
+    max_tree_depth: u64,
+    /// The most bytes of one property value (e.g. 16M).
+    #[arg(long, value_name = "SIZE", default_value = "16M", value_parser = build::memory_size)]
+    max_value_bytes: u64,
+    /// The most moves and setup stones of a game's main line.
+    #[arg(long, value_name = "N", default_value_t = sgf::Limits::DEFAULT.events)]
+    max_game_events: u64,
     /// No progress bar and no summary (errors are still printed, and still fail the build).
     #[arg(short, long)]
     quiet: bool,
@@ -165,6 +186,16 @@ pub fn build(a: BuildArgs) -> Result<ExitCode> {
         list_recovered: a.verbose || a.report.is_some(),
         keep_duplicates: a.keep_duplicates,
         memory: a.memory,
+        limits: Limits {
+            record_bytes: a.max_record_bytes,
+            archive_members: a.max_archive_members,
+            sgf: sgf::Limits {
+                nodes: a.max_tree_nodes,
+                depth: a.max_tree_depth,
+                value_bytes: a.max_value_bytes,
+                events: a.max_game_events,
+            },
+        },
         ..BuildOptions::default()
     };
     if a.predictor && opts.profile != Profile::Mcu {

@@ -373,7 +373,9 @@ impl<'a> Engine<'a> {
                     .ok_or("move number must be a positive integer")?,
             ),
         };
-        let bytes = std::fs::read(path).map_err(|e| format!("cannot load file {path:?} ({e})"))?;
+        let limits = crate::input::Limits::DEFAULT;
+        let bytes = crate::input::read_record_file(std::path::Path::new(path), &limits)
+            .map_err(|e| format!("cannot load file {path:?} ({e})"))?;
         let parsed = sgf::parse_file(&bytes, path, None);
         let Some(record) = parsed.games.into_iter().next() else {
             let why = parsed

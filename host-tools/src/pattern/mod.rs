@@ -55,7 +55,8 @@ pub fn pattern_from_sgf(
     move_number: Option<u32>,
     region: kifudex_core::pattern::Rect,
 ) -> Result<Pattern> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes = crate::input::read_record_file(path, &crate::input::Limits::DEFAULT)
+        .with_context(|| format!("cannot read {}", path.display()))?;
     let name = path.display().to_string();
     let parsed = parse_file(&bytes, &name, None);
     let Some(game) = parsed.games.into_iter().next() else {

@@ -277,6 +277,10 @@ pub enum ErrorKind {
     /// `SZ[]` outside 1..=19 or unreadable.
     #[error("unsupported board size SZ[{0}]")]
     BadSize(String),
+    /// A game tree (or a line-based record) past one of the [`Limits`]: not read, nor is
+    /// the rest of its file.
+    #[error("{0}")]
+    Limit(Exceeded),
     /// A record of a line-based format (`.gib`, `.ngf`, `.ugf`) that cannot be read as a
     /// game: the format, the line (from 1; 0 for an empty file) and why.
     #[error("not a readable {format} record: line {line}: {reason}")]
@@ -299,7 +303,102 @@ impl ErrorKind {
             ErrorKind::NotGo(_) => "not-go",
             ErrorKind::BadSize(_) => "bad-size",
             ErrorKind::BadRecord { .. } => "bad-record",
+            ErrorKind::Limit(_) => "limit",
         }
+    }
+}
+
+/// What a record may hold before it is refused: each bound keeps the memory a stranger's
+/// record makes the reader take in proportion to the bound, not to what the record claims
+/// or repeats (a compressed point list `AB[aa:ss]` is 361 setup stones in 9 bytes).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Nodes of a game tree's main line (lines of a `.gib`, `.ngf` or `.ugf` record).
+    pub nodes: u64,
+    /// Nesting of a game tree's variations (`(` inside `(`).
+    pub depth: u64,
+    /// Bytes of one property value.
+    pub value_bytes: u64,
+    /// Moves and setup stones of a game's main line.
+    pub events: u64,
+}
+
+impl Limits {
+    /// The defaults: 1,000,000 main-line nodes, a nesting depth of 1,000,000, 16 MiB a
+    /// property value, 1,000,000 moves and setup stones a main line. (A game holds at most
+    /// 65,535 moves in an index; the nodes and depth are far above any real record's, and a
+    /// game tree at the limits reads in well under a second.)
+    pub const DEFAULT: Limits = Limits {
+        nodes: 1_000_000,
+        depth: 1_000_000,
+        value_bytes: 16 << 20,
+        events: 1_000_000,
+    };
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits::DEFAULT
+    }
+}
+
+/// One of the limits, passed: what it counts, its value and the command line's flag that
+/// raises it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Exceeded {
+    /// What the limit counts, in words (`bytes in one record`).
+    pub what: &'static str,
+    /// The limit.
+    pub limit: u64,
+    /// The flag of `kifudex build` that sets it (`--max-record-bytes`).
+    pub flag: &'static str,
+}
+
+impl Exceeded {
+    /// Main-line nodes (or lines) past [`Limits::nodes`].
+    pub fn nodes(l: &Limits) -> Exceeded {
+        Exceeded {
+            what: "nodes in a game's main line",
+            limit: l.nodes,
+            flag: "--max-tree-nodes",
+        }
+    }
+
+    /// Variations nested past [`Limits::depth`].
+    pub fn depth(l: &Limits) -> Exceeded {
+        Exceeded {
+            what: "variations nested in a game tree",
+            limit: l.depth,
+            flag: "--max-tree-depth",
+        }
+    }
+
+    /// A property value past [`Limits::value_bytes`].
+    pub fn value_bytes(l: &Limits) -> Exceeded {
+        Exceeded {
+            what: "bytes in a property value",
+            limit: l.value_bytes,
+            flag: "--max-value-bytes",
+        }
+    }
+
+    /// Moves and setup stones past [`Limits::events`].
+    pub fn events(l: &Limits) -> Exceeded {
+        Exceeded {
+            what: "moves and setup stones in a game's main line",
+            limit: l.events,
+            flag: "--max-game-events",
+        }
+    }
+}
+
+impl std::fmt::Display for Exceeded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "more than {} {} (the limit; {} raises it)",
+            self.limit, self.what, self.flag
+        )
     }
 }
 
@@ -372,11 +471,39 @@ impl Format {
 /// Reads one record file in the format its name says ([`Format::of_name`] of the archive
 /// member's name, else of `path`; SGF when neither says). Never panics, whatever the bytes.
 pub fn parse_record(bytes: &[u8], path: &str, member: Option<&str>) -> ParsedFile {
-    match Format::of_name(member.unwrap_or(path)) {
+    parse_record_within(bytes, path, member, &Limits::DEFAULT)
+}
+
+/// [`parse_record`] within `limits`: a game past one is rejected
+/// ([`ErrorKind::Limit`]), and the rest of its file is not read.
+pub fn parse_record_within(
+    bytes: &[u8],
+    path: &str,
+    member: Option<&str>,
+    limits: &Limits,
+) -> ParsedFile {
+    let format = Format::of_name(member.unwrap_or(path));
+    if matches!(format, Some(Format::Gib | Format::Ngf | Format::Ugf)) {
+        // The line-based readers list a file's lines first: their count is bounded here.
+        if let Some(place) = memchr::memchr_iter(b'\n', bytes)
+            .nth(usize::try_from(limits.nodes).unwrap_or(usize::MAX))
+        {
+            let mut out = ParsedFile::default();
+            out.rejected.push(FileError {
+                path: path.to_owned(),
+                member: member.map(str::to_owned),
+                tree_index: Some(0),
+                byte_offset: place,
+                kind: ErrorKind::Limit(Exceeded::nodes(limits)),
+            });
+            return out;
+        }
+    }
+    match format {
         Some(Format::Gib) => gib::parse(bytes, path, member),
         Some(Format::Ngf) => ngf::parse(bytes, path, member),
         Some(Format::Ugf) => ugf::parse(bytes, path, member),
-        Some(Format::Sgf) | None => parse_file(bytes, path, member),
+        Some(Format::Sgf) | None => parse_file_within(bytes, path, member, limits),
     }
 }
 
@@ -384,10 +511,22 @@ pub fn parse_record(bytes: &[u8], path: &str, member: Option<&str>) -> ParsedFil
 ///
 /// Never panics, whatever the bytes.
 pub fn parse_file(bytes: &[u8], path: &str, member: Option<&str>) -> ParsedFile {
+    parse_file_within(bytes, path, member, &Limits::DEFAULT)
+}
+
+/// [`parse_file`] within `limits`: a game tree past one is rejected
+/// ([`ErrorKind::Limit`]), and the rest of the file is not read.
+pub fn parse_file_within(
+    bytes: &[u8],
+    path: &str,
+    member: Option<&str>,
+    limits: &Limits,
+) -> ParsedFile {
     let mut out = ParsedFile::default();
     let mut sink = scan::Sink {
         path,
         member,
+        limits,
         out: &mut out,
     };
     match text::utf16_kind(bytes) {

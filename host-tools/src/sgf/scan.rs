@@ -12,8 +12,8 @@
 //! stray bytes inside nodes are skipped; whitespace anywhere between tokens.
 
 use super::{
-    info, text, ErrorKind, Event, FileError, GameInfo, GameRecord, LineEnd, ParsedFile, SourceRef,
-    Warning, WarningKind,
+    info, text, ErrorKind, Event, Exceeded, FileError, GameInfo, GameRecord, Limits, LineEnd,
+    ParsedFile, SourceRef, Warning, WarningKind,
 };
 use kifudex_core::notation::SgfMove;
 use kifudex_core::{Color, Move, Point, Size, Stone};
@@ -22,6 +22,7 @@ use memchr::{memchr2, memchr3};
 pub(super) struct Sink<'s> {
     pub path: &'s str,
     pub member: Option<&'s str>,
+    pub limits: &'s Limits,
     pub out: &'s mut ParsedFile,
 }
 
@@ -198,8 +199,10 @@ enum RawEvent {
 }
 
 /// Scratch state for one tree; reused across the trees of a file.
-#[derive(Default)]
 struct Tree {
+    limits: Limits,
+    /// The first limit the tree passed, and where: the walk stops there.
+    over: Option<(Exceeded, usize)>,
     events: Vec<(RawEvent, usize)>,
     slots: [Option<(usize, usize)>; 16],
     warnings: Vec<Warning>,
@@ -213,7 +216,56 @@ struct Tree {
 }
 
 impl Tree {
+    fn new(limits: Limits) -> Tree {
+        Tree {
+            limits,
+            over: None,
+            events: Vec::new(),
+            slots: [None; 16],
+            warnings: Vec::new(),
+            nodes: 0,
+            node_first: 0,
+            node_moves: 0,
+            node_reorder: false,
+            junk_warned: false,
+        }
+    }
+
+    /// Notes the first limit passed, at byte `at`.
+    fn exceed(&mut self, e: Exceeded, at: usize) {
+        self.over.get_or_insert((e, at));
+    }
+
+    /// Whether `more` events still fit the limit (else the limit is noted at `at`).
+    fn room(&mut self, more: u64, at: usize) -> bool {
+        if self.events.len() as u64 + more > self.limits.events {
+            self.exceed(Exceeded::events(&self.limits), at);
+            return false;
+        }
+        true
+    }
+
+    /// Whether the value `vs..ve` fits the limit (else the limit is noted).
+    fn value_fits(&mut self, vs: usize, ve: usize) -> bool {
+        if (ve - vs) as u64 > self.limits.value_bytes {
+            self.exceed(Exceeded::value_bytes(&self.limits), vs);
+            return false;
+        }
+        true
+    }
+
+    /// Whether variations nested `depth` deep fit the limit (else the limit is noted at
+    /// `at`).
+    fn depth_fits(&mut self, depth: u64, at: usize) -> bool {
+        if depth > self.limits.depth {
+            self.exceed(Exceeded::depth(&self.limits), at);
+            return false;
+        }
+        true
+    }
+
     fn reset(&mut self) {
+        self.over = None;
         self.events.clear();
         self.slots = [None; 16];
         self.warnings.clear();
@@ -239,9 +291,12 @@ impl Tree {
         self.node_reorder = false;
     }
 
-    fn start_node(&mut self) {
+    fn start_node(&mut self, at: usize) {
         self.end_node();
         self.nodes += 1;
+        if self.nodes as u64 > self.limits.nodes {
+            self.exceed(Exceeded::nodes(&self.limits), at);
+        }
         self.node_first = self.events.len();
         self.node_moves = 0;
     }
@@ -255,6 +310,9 @@ impl Tree {
                     self.warn(vs, WarningKind::SeveralMovesInNode);
                 }
                 self.node_moves += 1;
+                if !self.room(1, vs) {
+                    return;
+                }
                 let mv = match point2(v) {
                     Some(p) => RawMove::Point(p),
                     None => {
@@ -282,7 +340,9 @@ impl Tree {
                     self.node_reorder = true;
                 }
                 if let Some(point) = point2(t) {
-                    self.events.push((RawEvent::Setup { point, stone }, vs));
+                    if self.room(1, vs) {
+                        self.events.push((RawEvent::Setup { point, stone }, vs));
+                    }
                 } else if let (true, Some(a), Some(c)) = (
                     t.len() == 5 && t[2] == b':',
                     point2(&t[..2.min(t.len())]),
@@ -291,6 +351,10 @@ impl Tree {
                     // Compressed point list: a rectangle.
                     let (x0, x1) = (a.x.min(c.x), a.x.max(c.x));
                     let (y0, y1) = (a.y.min(c.y), a.y.max(c.y));
+                    let points = u64::from(x1 - x0 + 1) * u64::from(y1 - y0 + 1);
+                    if !self.room(points, vs) {
+                        return;
+                    }
                     for y in y0..=y1 {
                         for x in x0..=x1 {
                             let point = Point::new(x, y);
@@ -345,7 +409,7 @@ fn find_tree_start(b: &[u8], mut i: usize) -> Option<(usize, bool)> {
 }
 
 pub(super) fn parse(b: &[u8], utf16: bool, sink: &mut Sink<'_>) {
-    let mut tree = Tree::default();
+    let mut tree = Tree::new(*sink.limits);
     let mut i = 0usize;
     let mut tree_index = 0usize;
     let utf8_bom = b.starts_with(b"\xEF\xBB\xBF");
@@ -382,6 +446,9 @@ pub(super) fn parse(b: &[u8], utf16: bool, sink: &mut Sink<'_>) {
         };
         begin(&mut tree);
         let mut end = parse_tree(b, start, missing_paren, None, &mut tree);
+        if refuse(&tree, tree_index, sink) {
+            return;
+        }
         let mut enc = tree_encoding(b, start, end, &tree, utf16 || utf8_bom, utf16);
         // A double-byte charset whose trail bytes may be `\` or `]`: scan again, pairing bytes.
         if let Some(lead) = double_byte_lead(enc.0) {
@@ -389,6 +456,9 @@ pub(super) fn parse(b: &[u8], utf16: bool, sink: &mut Sink<'_>) {
             if memchr::memchr_iter(b'\\', body).any(|k| k > 0 && lead(body[k - 1])) {
                 begin(&mut tree);
                 end = parse_tree(b, start, missing_paren, Some(lead), &mut tree);
+                if refuse(&tree, tree_index, sink) {
+                    return;
+                }
                 enc = tree_encoding(b, start, end, &tree, utf16 || utf8_bom, utf16);
             }
         }
@@ -401,7 +471,23 @@ pub(super) fn parse(b: &[u8], utf16: bool, sink: &mut Sink<'_>) {
     }
 }
 
-/// Walks one tree from `start`; returns the index just past it.
+/// Refuses a tree past a limit (the rest of the file is not read); whether it was.
+fn refuse(t: &Tree, tree_index: usize, sink: &mut Sink<'_>) -> bool {
+    let Some((e, at)) = t.over else {
+        return false;
+    };
+    sink.out.rejected.push(FileError {
+        path: sink.path.to_owned(),
+        member: sink.member.map(str::to_owned),
+        tree_index: Some(tree_index),
+        byte_offset: at,
+        kind: ErrorKind::Limit(e),
+    });
+    true
+}
+
+/// Walks one tree from `start`; returns the index just past it (the end of `b` when it
+/// passes one of the tree's limits, noted in `t.over`).
 fn parse_tree(
     b: &[u8],
     start: usize,
@@ -411,7 +497,10 @@ fn parse_tree(
 ) -> usize {
     let n = b.len();
     let mut i = if missing_paren { start } else { start + 1 };
-    let mut depth: u32 = 1;
+    let mut depth: u64 = 1;
+    if !t.depth_fits(depth, start) {
+        return n;
+    }
     let mut in_node = false;
     // Main line.
     loop {
@@ -425,12 +514,18 @@ fn parse_tree(
         }
         match b[i] {
             b';' => {
-                t.start_node();
+                t.start_node(i);
+                if t.over.is_some() {
+                    return n;
+                }
                 in_node = true;
                 i += 1;
             }
             b'(' => {
                 depth += 1;
+                if !t.depth_fits(depth, i) {
+                    return n;
+                }
                 in_node = false;
                 i += 1;
             }
@@ -443,6 +538,7 @@ fn parse_tree(
             b'[' => {
                 t.warn(i, WarningKind::BadPropertyIdent);
                 match vend(b, i + 1, mb) {
+                    Some(e) if !t.value_fits(i + 1, e) => return n,
                     Some(e) => i = e + 1,
                     None => {
                         t.end_node();
@@ -480,7 +576,10 @@ fn parse_tree(
                         t.junk_warned = true;
                         t.warn(id_start, WarningKind::JunkInNode);
                     }
-                    t.start_node();
+                    t.start_node(id_start);
+                    if t.over.is_some() {
+                        return n;
+                    }
                     in_node = true;
                 }
                 if upper == 0 {
@@ -493,8 +592,14 @@ fn parse_tree(
                         t.warn(i, WarningKind::UnclosedValue);
                         return n;
                     };
+                    if !t.value_fits(i + 1, e) {
+                        return n;
+                    }
                     if k != 0 {
                         t.property(k, b, i + 1, e);
+                        if t.over.is_some() {
+                            return n;
+                        }
                     }
                     i = e + 1;
                     while i < n && is_ws(b[i]) {
@@ -536,7 +641,12 @@ fn parse_tree(
         };
         i += k;
         match b[i] {
-            b'(' => depth += 1,
+            b'(' => {
+                depth += 1;
+                if !t.depth_fits(depth, i) {
+                    return n;
+                }
+            }
             b')' => {
                 depth -= 1;
                 if depth > 0 && depth <= low {
@@ -545,6 +655,7 @@ fn parse_tree(
                 }
             }
             _ => match vend(b, i + 1, mb) {
+                Some(e) if !t.value_fits(i + 1, e) => return n,
                 Some(e) => i = e,
                 None => {
                     t.warn(i, WarningKind::UnclosedValue);

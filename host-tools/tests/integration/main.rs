@@ -19,6 +19,7 @@ mod golden;
 mod gtp;
 mod hints;
 mod interrupt;
+mod limits;
 mod merge;
 mod no_panic;
 mod notation_cli;

@@ -1030,6 +1030,63 @@ fn slow_headers_are_cut_off() {
     );
 }
 
+/// Idle and trickling clients are closed once the header timeout has passed: one that
+/// connects and sends nothing, one that sends a byte every 100 ms and never ends its
+/// headers, and one idle on a kept-alive connection after its answer. (The server keeps
+/// none of them past the timeout, so a crowd of them holds no connection slot for long.)
+#[test]
+fn idle_and_trickling_clients_are_closed() {
+    let timeout = Duration::from_millis(600);
+    let srv = server_with(Limits {
+        header_timeout: timeout,
+        ..Limits::default()
+    });
+    let addr = srv.addr();
+    let closed_within = |mut c: TcpStream, what: &str| {
+        c.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let t = std::time::Instant::now();
+        let mut buf = Vec::new();
+        let _ = c.read_to_end(&mut buf);
+        let took = t.elapsed();
+        assert!(took < Duration::from_secs(5), "{what}: open after {took:?}");
+        took
+    };
+    // Silent.
+    let silent = TcpStream::connect(addr).unwrap();
+    closed_within(silent, "silent");
+    // A byte every 100 ms, from another thread, until the server closes.
+    let trickle = TcpStream::connect(addr).unwrap();
+    let mut writer = trickle.try_clone().unwrap();
+    let feeder = std::thread::spawn(move || {
+        let line = b"GET /api/info HTTP/1.1\r\nHost: x\r\nX-Slow: ";
+        let filler = std::iter::repeat(b'a');
+        for b in line.iter().copied().chain(filler).take(200) {
+            if writer.write_all(&[b]).is_err() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        false
+    });
+    closed_within(trickle, "trickle");
+    assert!(
+        feeder.join().unwrap(),
+        "the trickling client was never cut off"
+    );
+    // Kept alive after one answer, then idle.
+    let mut kept = TcpStream::connect(addr).unwrap();
+    kept.write_all(b"GET /api/info HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    kept.set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut first = [0u8; 12];
+    kept.read_exact(&mut first).unwrap();
+    assert_eq!(&first, b"HTTP/1.1 200");
+    closed_within(kept, "idle after an answer");
+    // The server still answers.
+    assert_eq!(get(addr, "/api/info").status, 200);
+}
+
 /// The page and its files, with the safety headers; a pasted SGF opens.
 #[test]
 fn the_page_its_files_and_pasted_records() {

@@ -218,7 +218,7 @@ fn read_one(
     budget: Option<&Budget>,
 ) {
     let max_moves = opts.max_moves.unwrap_or(u32::MAX);
-    let notes = parse::read(input, number, opts.list_recovered, |g| {
+    let notes = parse::read(input, number, opts.list_recovered, &opts.limits, |g| {
         push_game(acc, g, max_moves, budget)
     });
     acc.notes.extend(notes);
@@ -419,6 +419,16 @@ fn order_games(
         *report.warnings.entry(k.to_string()).or_default() += n;
     }
     report.games_read = games.len() + report.duplicates;
+    // An input past a limit fails the build: the index would silently lack it.
+    let over: Vec<&problems::Problem> = report
+        .problems
+        .iter()
+        .filter(|p| p.reason == problems::LIMIT)
+        .collect();
+    if !over.is_empty() {
+        let lines: String = over.iter().map(|p| format!("\n  {p}")).collect();
+        bail!("an input is past a limit of what a build reads:{lines}");
+    }
     if games.is_empty() && require_games {
         report.problems.sort_by(problems::input_order);
         bail!(
