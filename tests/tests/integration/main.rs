@@ -9,5 +9,6 @@
 
 mod brute_force;
 mod corpus_replay;
+mod fuzz_replay;
 mod layers;
 mod pattern_naive;
