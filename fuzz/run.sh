@@ -16,7 +16,7 @@ secs=${1:-60}
 cd "$(dirname "$0")"
 targets=${TARGETS:-$(ls fuzz_targets | sed 's/\.rs$//')}
 sanitizer=${SANITIZER:-none}
-cargo +nightly fuzz build --sanitizer "$sanitizer" $targets
+cargo +nightly fuzz build --sanitizer "$sanitizer"
 status=0
 for t in $targets; do
     mkdir -p "work/$t" "artifacts/$t" logs
@@ -37,7 +37,7 @@ for t in $targets; do
         status=1
         echo "   CRASH or error: see logs/$t.log and artifacts/$t/"
     fi
-    grep -E '^#[0-9]+' "logs/$t.log" | tail -n 1 || true
-    grep -E 'stat::(number_of_executed_units|peak_rss_mb)' "logs/$t.log" || true
+    grep -aE '^#[0-9]+' "logs/$t.log" | tail -n 1 || true
+    grep -aE 'stat::(number_of_executed_units|peak_rss_mb)' "logs/$t.log" || true
 done
 exit $status

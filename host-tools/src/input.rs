@@ -257,14 +257,15 @@ fn special_kind(t: std::fs::FileType) -> &'static str {
 /// that, or that is not a regular file (a FIFO or a device could be endless), is an error
 /// that says so, and no more than one byte past the limit is read.
 pub fn read_record_file(path: &Path, limits: &Limits) -> std::io::Result<Vec<u8>> {
-    let file = std::fs::File::open(path)?;
-    let meta = file.metadata()?;
+    // Asked before opening: opening a FIFO waits for a writer.
+    let meta = std::fs::metadata(path)?;
     if !meta.is_file() {
         return Err(std::io::Error::other(format!(
             "not a regular file ({})",
             special_kind(meta.file_type())
         )));
     }
+    let file = std::fs::File::open(path)?;
     let mut bytes = Vec::new();
     if read_bounded(file, meta.len(), limits.record_bytes, &mut bytes)? {
         Ok(bytes)

@@ -9,7 +9,8 @@
 //! written by the SGF writer and read again is the same game; nothing read passes the
 //! limits it was read within), the archive readers (no record past the byte limit, no more
 //! members than the limit), an index file opened and asked every kind of question, a
-//! valid index damaged (refused by `verify`), a book opened and asked for hints, the hint
+//! valid index damaged (refused by `verify`; and sealed again with correct checksums, so
+//! that the readers' own checks are what is fuzzed), a book opened and asked for hints, the hint
 //! protocol as raw lines and as generated sessions of board snapshots for the tracker, the
 //! GTP engine and the KataGo analysis protocol (every answer well formed), the web API's
 //! query strings (read into requests and answered), and the move notations (read, written
@@ -28,6 +29,7 @@ use kifudex::print::json::to_line;
 use kifudex::sgf::{self, ParsedFile};
 use kifudex::web::request;
 use kifudex_core::book::Book;
+use kifudex_core::format::{align8, Container, Kind};
 use kifudex_core::index_file::IndexFile;
 use kifudex_core::notation::{
     parse_bgo, parse_human, parse_moves, parse_sgf, parse_sgn, write_moves, write_sgn, Bgo, Human,
@@ -42,14 +44,18 @@ pub const GOLDEN_INDEX: &[u8] = include_bytes!("../../core/tests/data/golden.kdx
 /// A valid book (the core's golden file): the book the hint protocol answers from.
 pub const GOLDEN_BOOK: &[u8] = include_bytes!("../../core/tests/data/golden.kdb");
 
+/// A target's body: one input, its invariants checked by assertions.
+pub type Body = fn(&[u8]);
+
 /// Every target: its name (the file under `fuzz/fuzz_targets/`, the folders under
 /// `fuzz/corpus/` and `fuzz/regressions/`) and its body.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Body)] = &[
     ("sgf", sgf_reader),
     ("records", line_records),
     ("archive", archive),
     ("index", index),
     ("index_damage", index_damage),
+    ("sealed", sealed),
     ("book", book),
     ("hints", hints_lines),
     ("hints_tracked", hints_tracked),
@@ -246,6 +252,44 @@ pub fn index_damage(data: &[u8]) {
         Explorer::open(&file, "damaged.kdx").and_then(|e| e.with_scan_options(no_cache()))
     {
         ask_everything(&e);
+    }
+}
+
+/// The golden index or book (bit 1 of the first byte) damaged by the input as
+/// [`index_damage`] does (bit 0: the header or the body), then sealed again with correct
+/// checksums, so that only the readers' own checks stand between the damage and the code
+/// that reads: an index that opens answers every question without a panic and whatever
+/// `verify` accepts opens ([`index`]); a book is opened and asked for hints ([`book`]).
+pub fn sealed(data: &[u8]) {
+    let Some((&which, edits)) = data.split_first() else {
+        return;
+    };
+    let (file, kind) = if which & 2 == 0 {
+        (GOLDEN_INDEX, Kind::Index)
+    } else {
+        (GOLDEN_BOOK, Kind::Book)
+    };
+    let c = Container::open(file, kind).expect("a golden file");
+    let (mut header, mut body) = (c.header.to_vec(), c.body.to_vec());
+    let target = if which & 1 == 0 {
+        &mut body
+    } else {
+        &mut header
+    };
+    if target.is_empty() {
+        return;
+    }
+    for edit in edits.chunks_exact(4) {
+        let at = u32::from_le_bytes([edit[0], edit[1], edit[2], 0]) as usize % target.len();
+        target[at] ^= edit[3];
+    }
+    let mut damaged = Container::preamble(kind, &header, &body).to_vec();
+    damaged.extend_from_slice(&header);
+    damaged.resize(align8(damaged.len()), 0);
+    damaged.extend_from_slice(&body);
+    match kind {
+        Kind::Index => index(&damaged),
+        _ => book(&damaged),
     }
 }
 

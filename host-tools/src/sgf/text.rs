@@ -189,7 +189,9 @@ pub(super) fn decode_simple(raw: &[u8], enc: &'static Encoding) -> Option<String
                         }
                     }
                 }
-                Some(n) if n.is_control() => out.push(' '),
+                // Escaped or not, white space is a space (an escaped no-break space was
+                // kept, and read back as a space once written unescaped: found by fuzzing).
+                Some(n) if n.is_control() || n.is_whitespace() => out.push(' '),
                 Some(n) => out.push(n),
                 None => {}
             },

@@ -108,10 +108,12 @@ pub(super) fn parse(bytes: &[u8], path: &str, member: Option<&str>) -> ParsedFil
             b"W" => 'W',
             _ => return None,
         };
+        // As every text of the file: control characters as spaces, trimmed (the bytes as
+        // they were kept control characters the SGF written of the game drops).
         let m = f
             .next()
-            .map(|m| String::from_utf8_lossy(m.trim_ascii()).into_owned());
-        let m = m.unwrap_or_default();
+            .and_then(|m| lines::text_of(m, enc))
+            .unwrap_or_default();
         Some(info::parse_result(&format!("{w}+{m}")))
     });
     for l in data {

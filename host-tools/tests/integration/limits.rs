@@ -91,14 +91,14 @@ fn archive(dir: &Path, ext: &str, members: &[(&str, Vec<u8>)]) -> PathBuf {
     path
 }
 
-/// Builds `inputs` within `limits`: the games indexed, or the error's text.
-fn build_within(inputs: &[PathBuf], limits: Limits) -> Result<usize, String> {
+/// Builds `input` within `limits`: the games indexed, or the error's text.
+fn build_within(input: &Path, limits: Limits) -> Result<usize, String> {
     let dir = temp("out");
     let opts = BuildOptions {
         limits,
         ..BuildOptions::default()
     };
-    let r = build::build(inputs, &dir.join("x.kdx"), &opts);
+    let r = build::build(&[input.to_path_buf()], &dir.join("x.kdx"), &opts);
     std::fs::remove_dir_all(&dir).unwrap();
     r.map(|report| report.games_indexed)
         .map_err(|e| format!("{e:#}"))
@@ -120,12 +120,12 @@ fn a_record_at_the_byte_limit_is_read_one_byte_over_is_refused() {
     for ext in ["tgz", "tar.bz2", "tar.xz", "zip", "7z"] {
         let under = archive(&dir, ext, &[("a/game.sgf", game_of_len(L))]);
         assert_eq!(
-            build_within(&[under], with_record_bytes(L as u64)),
+            build_within(&under, with_record_bytes(L as u64)),
             Ok(1),
             "{ext}"
         );
         let over = archive(&dir, ext, &[("a/game.sgf", game_of_len(L + 1))]);
-        let e = build_within(&[over.clone()], with_record_bytes(L as u64)).unwrap_err();
+        let e = build_within(&over, with_record_bytes(L as u64)).unwrap_err();
         let place = format!("{}:a/game.sgf", over.display());
         for part in [
             place.as_str(),
@@ -137,12 +137,9 @@ fn a_record_at_the_byte_limit_is_read_one_byte_over_is_refused() {
     }
     let file = dir.join("plain.sgf");
     std::fs::write(&file, game_of_len(L)).unwrap();
-    assert_eq!(
-        build_within(&[file.clone()], with_record_bytes(L as u64)),
-        Ok(1)
-    );
+    assert_eq!(build_within(&file, with_record_bytes(L as u64)), Ok(1));
     std::fs::write(&file, game_of_len(L + 1)).unwrap();
-    let e = build_within(&[file.clone()], with_record_bytes(L as u64)).unwrap_err();
+    let e = build_within(&file, with_record_bytes(L as u64)).unwrap_err();
     assert!(
         e.contains(&format!(
             "{}: skipped: more than 65536 bytes",
@@ -169,8 +166,8 @@ fn an_archive_at_the_member_limit_is_read_one_over_is_refused() {
             archive_members: n,
             ..Limits::DEFAULT
         };
-        assert_eq!(build_within(&[path.clone()], at(3)), Ok(2), "{ext}");
-        let e = build_within(&[path.clone()], at(2)).unwrap_err();
+        assert_eq!(build_within(&path, at(3)), Ok(2), "{ext}");
+        let e = build_within(&path, at(2)).unwrap_err();
         let place = format!(
             "{}: skipped: more than 2 members in one archive",
             path.display()
@@ -389,4 +386,30 @@ fn members_are_read_one_at_a_time_and_never_past_the_limit() {
     assert!(peak_many < LIMIT + CONSTANT, "peak {peak_many} bytes");
     assert!(peak_big < LIMIT + CONSTANT, "peak {peak_big} bytes");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// GTP's `loadsgf` reads within the record limit and refuses what is not a regular file:
+/// `loadsgf /dev/zero` read for ever (and took all memory) before.
+#[test]
+fn loadsgf_refuses_a_device() {
+    use std::process::Stdio;
+    let mut child = kifudex()
+        .arg("gtp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"1 loadsgf /dev/zero\n2 quit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("?1 cannot load file \"/dev/zero\" (not a regular file (a device))"),
+        "{text}"
+    );
+    assert!(text.contains("=2"), "{text}");
 }
