@@ -4,13 +4,13 @@
 //! next moves are counted again over each range's games.
 
 use kifudex_core::board::Board;
+use kifudex_core::columns::GameColumns;
 use kifudex_core::index::{Game, Index};
-use kifudex_core::search::NextMoves;
 
 use super::answer::{RankBin, RanksAnswer};
 use super::years::{counts_of, top_moves};
 use super::{next_moves, ExploreError};
-use crate::games::GameFilter;
+use crate::games::{GameFilter, Selection, Tallies};
 use crate::rank::{GameRanks, Grade, Rank};
 
 /// A rank as a grade and its number.
@@ -50,7 +50,12 @@ fn range_of(r: Rank) -> usize {
 
 /// The bin of a game: the range of both its players' ranks, [`MIXED`] or [`UNKNOWN`].
 pub fn bin_of(g: &Game<'_>) -> usize {
-    match GameRanks::of(g) {
+    bin_of_ranks(GameRanks::of(g))
+}
+
+/// The bin of a game whose players have these ranks.
+fn bin_of_ranks(ranks: GameRanks) -> usize {
+    match ranks {
         GameRanks {
             black: Some(b),
             white: Some(w),
@@ -70,17 +75,27 @@ pub fn bin_of(g: &Game<'_>) -> usize {
 /// colour-exchanged position's with `swap`), and their counts in each bin of ranks.
 pub fn ranks(
     index: &Index<'_>,
+    columns: &GameColumns<'_>,
     board: &Board,
     swap: bool,
     filter: &GameFilter,
     top: usize,
 ) -> Result<RanksAnswer, ExploreError> {
-    let next = next_moves(index, board, swap, filter)?;
+    let next = next_moves(index, columns, board, swap, filter)?;
     let top: Vec<_> = next.classes().iter().take(top).copied().collect();
+    // The position's occurrences tallied once, by bin.
+    let selection = Selection::new(filter, columns);
+    let tallies = Tallies::count(index, board, swap, &selection, UNKNOWN + 1, |id| {
+        let f = columns.facts(id);
+        Some(bin_of_ranks(GameRanks {
+            black: Rank::from_index(f.black_rank),
+            white: Rank::from_index(f.white_rank),
+        }))
+    });
     let mut bins = Vec::new();
     for bin in 0..=UNKNOWN {
-        let n: NextMoves = index
-            .next_moves_where(board, swap, |g| bin_of(g) == bin && filter.accepts(g))
+        let n = tallies
+            .next_moves(index, board, swap, &[bin])
             .map_err(ExploreError::Search)?;
         let counts = counts_of(&n, &top);
         let (name, min, max) = match bin {
