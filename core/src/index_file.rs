@@ -181,6 +181,16 @@ mod tests {
             IndexFile::open(&with_pattern_part(wrong)).err(),
             Some(FormatError::BadHeader)
         );
+        // A file of this pattern version without the game columns' part: written before
+        // the columns, refused as another version.
+        let c = Container::open(GOLDEN, Kind::Index).unwrap();
+        let (_, rest): (IndexHeader, _) = c.header_prefix().unwrap();
+        let (_, columns) = postcard::take_from_bytes::<PatternHeader>(rest).unwrap();
+        let pattern_only = &rest[..rest.len() - columns.len()];
+        assert_eq!(
+            IndexFile::open(&with_pattern_part(pattern_only)).err(),
+            Some(FormatError::UnsupportedVersion)
+        );
         // The golden file itself opens (the rebuilt file is the same bytes).
         let c = Container::open(GOLDEN, Kind::Index).unwrap();
         let (_, rest): (IndexHeader, _) = c.header_prefix().unwrap();
