@@ -20,6 +20,7 @@ use kifudex_core::index::{swapped_board, Game, Index, Occurrence};
 use kifudex_core::outcome::ShortResult;
 use kifudex_core::search::{NextMoves, SearchError};
 use kifudex_core::Color;
+use rayon::prelude::*;
 
 use crate::rank::{GameRanks, RankRange};
 
@@ -364,13 +365,24 @@ pub fn matching(
     let mut list: Vec<Listed> = Vec::new();
     let mut add = |b: &Board, swapped: bool| {
         if let Some(found) = index.find(b) {
-            list.reserve(found.count());
-            index.for_each_occurrence(&found, |occurrence, _| {
-                list.push(Listed {
-                    occurrence,
-                    swapped,
+            // In pieces on all cores, concatenated in order.
+            let parts: Vec<Vec<Listed>> = count::pieces(found.start..found.end)
+                .into_par_iter()
+                .map(|piece| {
+                    let mut part = Vec::with_capacity(piece.len());
+                    index.for_each_occurrence_in(piece, |occurrence, _| {
+                        part.push(Listed {
+                            occurrence,
+                            swapped,
+                        })
+                    });
+                    part
                 })
-            });
+                .collect();
+            list.reserve(found.count());
+            for p in parts {
+                list.extend(p);
+            }
         }
     };
     add(board, false);
@@ -382,7 +394,12 @@ pub fn matching(
     list.sort_by_key(|l| (l.occurrence.game, l.occurrence.move_number, l.swapped));
     list.dedup_by_key(|l| l.occurrence.game);
     if !selection.keeps_all() {
-        list.retain(|l| selection.keeps(l.occurrence.game));
+        let kept: Vec<bool> = list
+            .par_iter()
+            .map(|l| selection.keeps(l.occurrence.game))
+            .collect();
+        let mut keep = kept.into_iter();
+        list.retain(|_| keep.next().unwrap_or(false));
     }
     list
 }

@@ -172,10 +172,20 @@ impl<'a> Index<'a> {
     pub fn for_each_occurrence(
         &self,
         found: &Found,
+        visit: impl FnMut(Occurrence, (Color, crate::point::Move)),
+    ) {
+        self.for_each_occurrence_in(found.start..found.end, visit)
+    }
+
+    /// [`Index::for_each_occurrence`] over a part of a found position's occurrences
+    /// (`range` within `found.start..found.end`: for walks in parallel pieces).
+    pub fn for_each_occurrence_in(
+        &self,
+        range: core::ops::Range<usize>,
         mut visit: impl FnMut(Occurrence, (Color, crate::point::Move)),
     ) {
         let mut game = 0u32;
-        for i in found.start..found.end {
+        for i in range {
             let Some(r) = self.occurrences.get(i) else {
                 continue;
             };

@@ -15,7 +15,20 @@ use kifudex_core::stored::{decode_move, encode_move};
 use kifudex_core::transform::Transform;
 use kifudex_core::Color;
 
+use rayon::prelude::*;
+
 use super::select::Selection;
+
+/// Occurrences walked by one piece of a parallel walk.
+const PIECE: usize = 1 << 16;
+
+/// A range of occurrences cut into pieces for a parallel walk (one piece when short).
+pub(super) fn pieces(range: std::ops::Range<usize>) -> Vec<std::ops::Range<usize>> {
+    (range.start..range.end)
+        .step_by(PIECE)
+        .map(|s| s..(s + PIECE).min(range.end))
+        .collect()
+}
 
 /// Slots of a tally: every move record (10 bits) in each of the 8 orientations.
 const SLOTS: usize = 1024 * 8;
@@ -37,6 +50,15 @@ impl Tally {
             t[0] = t[0].saturating_add(1);
             t[1] = t[1].saturating_add((winner == Some(Color::Black)) as u32);
             t[2] = t[2].saturating_add((winner == Some(Color::White)) as u32);
+        }
+    }
+
+    /// Adds another tally's counts.
+    fn merge(&mut self, other: &Tally) {
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            for k in 0..3 {
+                a[k] = a[k].saturating_add(b[k]);
+            }
         }
     }
 
@@ -87,7 +109,7 @@ impl Tallies {
         swap: bool,
         selection: &Selection<'_>,
         bins: usize,
-        bin_of: impl Fn(u32) -> Option<usize>,
+        bin_of: impl Fn(u32) -> Option<usize> + Sync,
     ) -> Tallies {
         let mut positions: Vec<(usize, Vec<Option<Tally>>)> = Vec::new();
         let swapped = swap.then(|| swapped_board(board));
@@ -98,21 +120,38 @@ impl Tallies {
                 // the aggregation, from the same tally.
                 continue;
             }
-            let mut tallies: Vec<Option<Tally>> = vec![None; bins];
             let columns = selection.columns();
-            index.for_each_occurrence(&found, |occ, (color, mv)| {
-                if !selection.keeps(occ.game) {
-                    return;
-                }
-                let Some(bin) = bin_of(occ.game) else { return };
-                if let Some(t) = tallies.get_mut(bin) {
-                    t.get_or_insert_with(Tally::new).add(
-                        encode_move(color, mv),
-                        occ.orientation,
-                        columns.facts(occ.game).winner,
-                    );
-                }
-            });
+            // In pieces on all cores, summed.
+            let tallies = pieces(found.start..found.end)
+                .into_par_iter()
+                .map(|piece| {
+                    let mut tallies: Vec<Option<Tally>> = vec![None; bins];
+                    index.for_each_occurrence_in(piece, |occ, (color, mv)| {
+                        if !selection.keeps(occ.game) {
+                            return;
+                        }
+                        let Some(bin) = bin_of(occ.game) else { return };
+                        if let Some(t) = tallies.get_mut(bin) {
+                            t.get_or_insert_with(Tally::new).add(
+                                encode_move(color, mv),
+                                occ.orientation,
+                                columns.facts(occ.game).winner,
+                            );
+                        }
+                    });
+                    tallies
+                })
+                .reduce_with(|mut a, b| {
+                    for (x, y) in a.iter_mut().zip(b) {
+                        match (x.as_mut(), y) {
+                            (Some(x), Some(y)) => x.merge(&y),
+                            (None, Some(y)) => *x = Some(y),
+                            (_, None) => {}
+                        }
+                    }
+                    a
+                })
+                .unwrap_or_else(|| vec![None; bins]);
             positions.push((found.start, tallies));
         }
         Tallies { positions, bins }
@@ -201,11 +240,7 @@ impl NextMoveSource for BinSource<'_, '_, '_> {
         }
         let mut sum = first.clone();
         for t in rest {
-            for (a, b) in sum.0.iter_mut().zip(&t.0) {
-                for k in 0..3 {
-                    a[k] = a[k].saturating_add(b[k]);
-                }
-            }
+            sum.merge(t);
         }
         sum.visit(found, visit)
     }

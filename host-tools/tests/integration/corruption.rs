@@ -656,7 +656,10 @@ fn hostile_column_sections_are_refused() {
             "order by date not sorted",
             Box::new(|h, b| {
                 let w = h.by_date.width_bits;
-                let (x, y) = (get_bits(b, &h.by_date, 0, 0, w), get_bits(b, &h.by_date, 5, 0, w));
+                let (x, y) = (
+                    get_bits(b, &h.by_date, 0, 0, w),
+                    get_bits(b, &h.by_date, 5, 0, w),
+                );
                 set_bits(b, &h.by_date, 0, 0, w, y);
                 set_bits(b, &h.by_date, 5, 0, w, x);
             }),
@@ -688,10 +691,16 @@ fn hostile_column_sections_are_refused() {
             }),
         ),
         ("komi bits 40", Box::new(|h, _| h.komi_bits = 40)),
-        ("facts width wrong", Box::new(|h, _| h.facts.width_bits += 1)),
+        (
+            "facts width wrong",
+            Box::new(|h, _| h.facts.width_bits += 1),
+        ),
         ("one date short", Box::new(|h, _| h.dates.count -= 1)),
         ("games wrong", Box::new(|h, _| h.games += 1)),
-        ("order past the body", Box::new(|h, _| h.by_black.offset += 1 << 40)),
+        (
+            "order past the body",
+            Box::new(|h, _| h.by_black.offset += 1 << 40),
+        ),
         ("version 2", Box::new(|h, _| h.version = 2)),
     ];
     for (name, edit) in cases {

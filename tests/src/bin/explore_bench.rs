@@ -41,7 +41,7 @@ fn args() -> Args {
     };
     let mut it = std::env::args().skip(1);
     while let Some(x) = it.next() {
-        let mut num = |it: &mut dyn Iterator<Item = String>| -> usize {
+        let num = |it: &mut dyn Iterator<Item = String>| -> usize {
             it.next().and_then(|v| v.parse().ok()).expect("a number")
         };
         match x.as_str() {
@@ -58,6 +58,7 @@ fn args() -> Args {
 
 /// One keep-alive connection.
 struct Conn {
+    addr: SocketAddr,
     stream: TcpStream,
     reader: BufReader<TcpStream>,
 }
@@ -70,32 +71,47 @@ impl Conn {
             .set_read_timeout(Some(Duration::from_secs(120)))
             .unwrap();
         let reader = BufReader::new(stream.try_clone().unwrap());
-        Conn { stream, reader }
+        Conn {
+            addr,
+            stream,
+            reader,
+        }
     }
 
-    /// One GET: its status and body.
+    /// One GET: its status and body (status 0 when the connection broke: then it is
+    /// opened again).
     fn get(&mut self, target: &str) -> (u16, Vec<u8>) {
+        match self.try_get(target) {
+            Some(reply) => reply,
+            None => {
+                *self = Conn::open(self.addr);
+                (0, Vec::new())
+            }
+        }
+    }
+
+    fn try_get(&mut self, target: &str) -> Option<(u16, Vec<u8>)> {
         let request = format!("GET {target} HTTP/1.1\r\nHost: bench\r\n\r\n");
-        self.stream.write_all(request.as_bytes()).expect("send");
+        self.stream.write_all(request.as_bytes()).ok()?;
         let mut line = String::new();
-        self.reader.read_line(&mut line).expect("status line");
-        let status: u16 = line.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap();
+        self.reader.read_line(&mut line).ok()?;
+        let status: u16 = line.split(' ').nth(1).and_then(|s| s.parse().ok())?;
         let mut len = 0usize;
         loop {
             let mut h = String::new();
-            self.reader.read_line(&mut h).expect("header");
+            self.reader.read_line(&mut h).ok()?;
             if h == "\r\n" || h.is_empty() {
                 break;
             }
             if let Some((k, v)) = h.split_once(':') {
                 if k.eq_ignore_ascii_case("content-length") {
-                    len = v.trim().parse().unwrap();
+                    len = v.trim().parse().ok()?;
                 }
             }
         }
         let mut body = vec![0u8; len];
-        self.reader.read_exact(&mut body).expect("body");
-        (status, body)
+        self.reader.read_exact(&mut body).ok()?;
+        Some((status, body))
     }
 }
 
