@@ -566,8 +566,7 @@ mod tests {
             let max = |b: u32| if b == 0 { 0 } else { ((1u64 << b) - 1) as u32 };
             for winner in [None, Some(Color::Black), Some(Color::White)] {
                 for (handicap, br, wr) in [(0, 0, 0), (255, MAX_RANK, UNKNOWN_RANK), (9, 30, 47)] {
-                    for (komi, rules) in
-                        [(0, 0), (max(kb), max(rb)), (max(kb) / 2, 1 % (max(rb) + 1))]
+                    for (komi, rules) in [(0, 0), (max(kb), max(rb)), (max(kb) / 2, 1.min(max(rb)))]
                     {
                         let f = Facts {
                             winner,

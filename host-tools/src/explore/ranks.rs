@@ -141,6 +141,9 @@ mod tests {
         b
     }
 
+    /// A class: colour, move, count, Black's wins, White's wins.
+    type ClassCounts = (Color, kifudex_core::Move, u32, u32, u32);
+
     /// The rank profile as it was counted from the rows: one pass of the row-based filter
     /// per bin (the second computation the tallies are checked against).
     fn ranks_from_rows(
@@ -148,7 +151,7 @@ mod tests {
         board: &Board,
         swap: bool,
         filter: &GameFilter,
-    ) -> Vec<(u64, Vec<(Color, kifudex_core::Move, u32, u32, u32)>)> {
+    ) -> Vec<(u64, Vec<ClassCounts>)> {
         (0..=UNKNOWN)
             .map(|bin| {
                 let n: NextMoves = index
