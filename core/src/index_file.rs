@@ -1,27 +1,35 @@
 //! The desktop index file as a whole ([`IndexFile`]): the position index
-//! ([`crate::index`]) and the pattern search's sections ([`crate::pattern::PatternIndex`])
-//! in one container, opened and verified together.
+//! ([`crate::index`]), the pattern search's sections ([`crate::pattern::PatternIndex`])
+//! and the game columns ([`crate::columns::GameColumns`]) in one container, opened and
+//! verified together.
 //!
-//! The file's header is the index's header followed by the pattern search's
-//! ([`IndexFileHeader`], postcard, in that order); each part's sections are opened and
-//! validated by their owner. The index alone can be opened without the pattern sections
+//! The file's header is the index's header followed by the pattern search's, then the
+//! game columns' ([`IndexFileHeader`], postcard, in that order); each part's sections are
+//! opened and validated by their owner. A file whose header ends after pattern search's
+//! part was written before the columns existed: it is refused as another version
+//! ([`FormatError::UnsupportedVersion`]). The index alone can be opened without the pattern sections
 //! ([`Index::open`]: it reads the first part of the header); a reader of both opens the
 //! file here.
 
 use serde::{Deserialize, Serialize};
 
+use crate::columns::COLUMNS_VERSION;
+use crate::columns::{ColumnsHeader, GameColumns};
 use crate::format::{Container, FormatError, Kind};
 use crate::index::{Index, IndexHeader};
 use crate::pattern::accel::PATTERN_DATA_VERSION;
 use crate::pattern::{PatternHeader, PatternIndex};
 
-/// The header of an index file: the index's part, then pattern search's.
+/// The header of an index file: the index's part, then pattern search's, then the game
+/// columns'.
 #[derive(Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct IndexFileHeader {
     /// The position index's part.
     pub index: IndexHeader,
     /// Pattern search's part.
     pub pattern: PatternHeader,
+    /// The game columns' part.
+    pub columns: ColumnsHeader,
 }
 
 /// An index file whose structure is checked: the position index and the pattern search's
@@ -32,17 +40,35 @@ pub struct IndexFile<'a> {
     pub index: Index<'a>,
     /// The pattern search's data.
     pub pattern: PatternIndex<'a>,
+    /// The game columns.
+    pub columns: GameColumns<'a>,
     /// The pattern search's part of the header.
     pattern_header: PatternHeader,
 }
 
 /// [`FormatError::UnsupportedVersion`] when the header of `c` (whose checksum holds) does
-/// not decode because its pattern part has another version than this reader's (an index
-/// built by another version of kifudex); `None` otherwise.
+/// not decode because its pattern part or its game columns' part has another version than
+/// this reader's, or it has no game columns' part (an index built by another version of
+/// kifudex); `None` otherwise.
 fn other_pattern_version(c: &Container<'_>) -> Option<FormatError> {
     let (_, rest): (IndexHeader, _) = c.header_prefix().ok()?;
     let (version, _) = postcard::take_from_bytes::<u32>(rest).ok()?;
-    (version != PATTERN_DATA_VERSION).then_some(FormatError::UnsupportedVersion)
+    if version != PATTERN_DATA_VERSION {
+        return Some(FormatError::UnsupportedVersion);
+    }
+    // The index's and pattern search's parts whole and nothing after them: a file written
+    // before the game columns (or whose columns' part has another version).
+    let (_, after) = postcard::take_from_bytes::<PatternHeader>(rest).ok()?;
+    match version_of(after) {
+        None if after.is_empty() => Some(FormatError::UnsupportedVersion),
+        Some(v) if v != COLUMNS_VERSION => Some(FormatError::UnsupportedVersion),
+        _ => None,
+    }
+}
+
+/// The version a header part starts with.
+fn version_of(part: &[u8]) -> Option<u32> {
+    postcard::take_from_bytes::<u32>(part).ok().map(|(v, _)| v)
 }
 
 impl<'a> IndexFile<'a> {
@@ -56,9 +82,11 @@ impl<'a> IndexFile<'a> {
             .map_err(|e| other_pattern_version(&c).unwrap_or(e))?;
         let index = Index::with_header(header.index, c)?;
         let pattern = PatternIndex::open_structure(&header.pattern, c.body, index.game_count())?;
+        let columns = GameColumns::open(&header.columns, c.body, index.game_count())?;
         Ok(IndexFile {
             index,
             pattern,
+            columns,
             pattern_header: header.pattern,
         })
     }
@@ -90,6 +118,7 @@ impl<'a> IndexFile<'a> {
     /// [`PatternIndex::verify`]): a pass over the whole file.
     pub fn verify(&self) -> Result<(), FormatError> {
         self.index.verify()?;
+        self.columns.validate(&self.index)?;
         self.pattern.verify(&self.index)
     }
 
@@ -100,6 +129,7 @@ impl<'a> IndexFile<'a> {
     /// records are checked against each other; `kifudex verify` does the rest.
     pub fn verify_records(&self) -> Result<(), FormatError> {
         self.index.verify()?;
+        self.columns.validate(&self.index)?;
         self.pattern.validate_for(&self.index)
     }
 }
@@ -150,6 +180,16 @@ mod tests {
         assert_eq!(
             IndexFile::open(&with_pattern_part(wrong)).err(),
             Some(FormatError::BadHeader)
+        );
+        // A file of this pattern version without the game columns' part: written before
+        // the columns, refused as another version.
+        let c = Container::open(GOLDEN, Kind::Index).unwrap();
+        let (_, rest): (IndexHeader, _) = c.header_prefix().unwrap();
+        let (_, columns) = postcard::take_from_bytes::<PatternHeader>(rest).unwrap();
+        let pattern_only = &rest[..rest.len() - columns.len()];
+        assert_eq!(
+            IndexFile::open(&with_pattern_part(pattern_only)).err(),
+            Some(FormatError::UnsupportedVersion)
         );
         // The golden file itself opens (the rebuilt file is the same bytes).
         let c = Container::open(GOLDEN, Kind::Index).unwrap();

@@ -149,6 +149,7 @@ extern crate alloc;
 
 pub mod board;
 pub mod book;
+pub mod columns;
 pub mod event;
 pub mod fingerprint;
 pub mod format;

@@ -57,3 +57,40 @@ impl Margin {
         }
     }
 }
+
+/// A game's result as a short text (`B+R`, `W+6.5`, `Draw`, ...), as game lists show it
+/// and sort it: from the winner and margin when the record's result was understood, else
+/// the result as written (`raw`). Its [`core::fmt::Display`] writes it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ShortResult<'a> {
+    /// The winner, if the record names one.
+    pub winner: Option<crate::point::Color>,
+    /// The margin.
+    pub margin: Margin,
+    /// The result as written in the record.
+    pub raw: &'a str,
+}
+
+impl core::fmt::Display for ShortResult<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        use crate::point::Color;
+        let w = match self.winner {
+            Some(Color::Black) => "B+",
+            Some(Color::White) => "W+",
+            None => {
+                return match self.margin {
+                    Margin::Draw => f.write_str("Draw"),
+                    Margin::Void => f.write_str("Void"),
+                    _ => f.write_str(self.raw),
+                }
+            }
+        };
+        match self.margin {
+            Margin::Points(t) => write!(f, "{w}{}", t as f64 / 10.0),
+            Margin::Resign => write!(f, "{w}R"),
+            Margin::Time => write!(f, "{w}T"),
+            Margin::Forfeit => write!(f, "{w}F"),
+            _ => write!(f, "{w}?"),
+        }
+    }
+}

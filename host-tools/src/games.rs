@@ -1,12 +1,26 @@
 //! Which games count, in which order, which page of them, and the games that reached a
 //! position: filtered, sorted, paged. The explorer's requests take these types, and the
 //! pattern scan its filter.
+//!
+//! Filters, sorts and profiles read the index's game columns
+//! ([`kifudex_core::columns::GameColumns`]), not the game rows: a filter is compiled once
+//! over them (`select.rs`: [`Selection`]), a position's next moves are tallied in one walk
+//! over its occurrences (`count.rs`: [`Tallies`]), and a sorted list is read off the
+//! columns' precomputed orders when it holds a large share of the games.
+
+mod count;
+mod select;
+
+pub use count::Tallies;
+pub use select::Selection;
 
 use kifudex_core::board::Board;
+use kifudex_core::columns::{GameColumns, SortColumn};
 use kifudex_core::index::{swapped_board, Game, Index, Occurrence};
-use kifudex_core::outcome::Margin;
+use kifudex_core::outcome::ShortResult;
 use kifudex_core::search::{NextMoves, SearchError};
 use kifudex_core::Color;
+use rayon::prelude::*;
 
 use crate::rank::{GameRanks, RankRange};
 
@@ -209,17 +223,25 @@ impl GameFilter {
 
     /// The next moves of `board` (in any orientation; with `swap`, the colour-swapped
     /// position's too, colours exchanged back), counting only the games the filter
-    /// accepts: from the index's precomputed statistics when it keeps every game.
-    pub fn next_moves<const N: usize>(
+    /// accepts: from the index's precomputed statistics when it keeps every game, else
+    /// tallied over the game columns.
+    pub fn next_moves(
         &self,
         index: &Index<'_>,
+        columns: &GameColumns<'_>,
         board: &Board,
         swap: bool,
-    ) -> Result<NextMoves<N>, SearchError> {
+    ) -> Result<NextMoves, SearchError> {
         if self.keeps_all() {
             index.next_moves(board, swap)
         } else {
-            index.next_moves_where(board, swap, |g| self.accepts(g))
+            let selection = Selection::new(self, columns);
+            Tallies::count(index, board, swap, &selection, 1, |_| Some(0)).next_moves(
+                index,
+                board,
+                swap,
+                &[0],
+            )
         }
     }
 }
@@ -283,24 +305,14 @@ impl Sort {
 }
 
 /// The result as a short text (`B+R`, `W+6.5`...), from the parsed result when it is
-/// understood, else as written.
+/// understood, else as written ([`ShortResult`]).
 pub fn result_text(g: &Game<'_>) -> String {
-    let w = match g.winner {
-        Some(Color::Black) => "B+",
-        Some(Color::White) => "W+",
-        None => match g.margin {
-            Margin::Draw => return "Draw".into(),
-            Margin::Void => return "Void".into(),
-            _ => return g.result.to_string(),
-        },
-    };
-    match g.margin {
-        Margin::Points(t) => format!("{w}{}", t as f64 / 10.0),
-        Margin::Resign => format!("{w}R"),
-        Margin::Time => format!("{w}T"),
-        Margin::Forfeit => format!("{w}F"),
-        _ => format!("{w}?"),
+    ShortResult {
+        winner: g.winner,
+        margin: g.margin,
+        raw: g.result,
     }
+    .to_string()
 }
 
 /// One game of a list: where the position (or, `swapped`, its colour-exchanged twin)
@@ -327,30 +339,50 @@ pub struct GameList {
 /// the `sort` order, the `page` of them.
 pub fn list(
     index: &Index<'_>,
+    columns: &GameColumns<'_>,
     board: &Board,
     swap: bool,
     filter: &GameFilter,
     sort: Sort,
     page: Page,
 ) -> GameList {
-    let mut all = matching(index, board, swap, filter);
-    sort_games(index, &mut all, sort);
+    let selection = Selection::new(filter, columns);
+    let all = matching(index, &selection, board, swap);
     GameList {
         matching: all.len(),
-        games: all.into_iter().skip(page.offset).take(page.limit).collect(),
+        games: sorted_page(columns, &all, sort, page),
     }
 }
 
-/// Every game that reached the position (see [`list`]), each once, in the index's order
-/// (newest first).
-fn matching(index: &Index<'_>, board: &Board, swap: bool, filter: &GameFilter) -> Vec<Listed> {
+/// Every game that reached the position (see [`list`]) and that `selection` keeps, each
+/// once, in the index's order (newest first).
+pub fn matching(
+    index: &Index<'_>,
+    selection: &Selection<'_>,
+    board: &Board,
+    swap: bool,
+) -> Vec<Listed> {
     let mut list: Vec<Listed> = Vec::new();
     let mut add = |b: &Board, swapped: bool| {
         if let Some(found) = index.find(b) {
-            list.extend(index.occurrences(&found).map(|occurrence| Listed {
-                occurrence,
-                swapped,
-            }));
+            // In pieces on all cores, concatenated in order.
+            let parts: Vec<Vec<Listed>> = count::pieces(found.start..found.end)
+                .into_par_iter()
+                .map(|piece| {
+                    let mut part = Vec::with_capacity(piece.len());
+                    index.for_each_occurrence_in(piece, |occurrence, _| {
+                        part.push(Listed {
+                            occurrence,
+                            swapped,
+                        })
+                    });
+                    part
+                })
+                .collect();
+            list.reserve(found.count());
+            for p in parts {
+                list.extend(p);
+            }
         }
     };
     add(board, false);
@@ -361,67 +393,113 @@ fn matching(index: &Index<'_>, board: &Board, swap: bool, filter: &GameFilter) -
     // the colour-exchanged part, so the sort costs little).
     list.sort_by_key(|l| (l.occurrence.game, l.occurrence.move_number, l.swapped));
     list.dedup_by_key(|l| l.occurrence.game);
-    if !filter.keeps_all() {
-        list.retain(|l| {
-            index
-                .game(l.occurrence.game)
-                .is_some_and(|g| filter.accepts(&g))
-        });
+    if !selection.keeps_all() {
+        let kept: Vec<bool> = list
+            .par_iter()
+            .map(|l| selection.keeps(l.occurrence.game))
+            .collect();
+        let mut keep = kept.into_iter();
+        list.retain(|_| keep.next().unwrap_or(false));
     }
     list
 }
 
-/// Sorts a list (stably: equal keys keep the newest game first).
-fn sort_games(index: &Index<'_>, list: &mut [Listed], sort: Sort) {
-    if sort.key == SortKey::Newest {
-        if sort.descending {
-            list.reverse();
-        }
-        return;
-    }
-    let mut keyed: Vec<(Key, Listed)> = list
-        .iter()
-        .map(|l| (sort_key(index, l, sort.key), *l))
-        .collect();
-    keyed.sort_by(|a, b| {
-        let o = a.0.cmp(&b.0);
-        if sort.descending {
-            o.reverse()
-        } else {
-            o
-        }
-    });
-    for (slot, (_, l)) in list.iter_mut().zip(keyed) {
-        *slot = l;
-    }
-}
-
-/// A sort key: a number, or a text compared without case (empty texts and unknown dates
-/// last).
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Key {
-    Number(u64),
-    Text(bool, String),
-}
-
-fn sort_key(index: &Index<'_>, l: &Listed, key: SortKey) -> Key {
-    let Some(g) = index.game(l.occurrence.game) else {
-        return Key::Number(u64::MAX);
-    };
-    let text = |s: &str| Key::Text(s.is_empty(), s.to_lowercase());
+/// The column whose precomputed order a sort key follows.
+fn sort_column(key: SortKey) -> Option<SortColumn> {
     match key {
-        SortKey::Newest => Key::Number(g.id as u64),
-        SortKey::Date => Key::Number(if g.date_key == 0 {
-            u64::MAX
-        } else {
-            g.date_key as u64
-        }),
-        SortKey::Black => text(g.black),
-        SortKey::White => text(g.white),
-        SortKey::Result => text(&result_text(&g)),
-        SortKey::Event => text(g.event),
-        SortKey::Move => Key::Number(l.occurrence.move_number as u64),
+        SortKey::Date => Some(SortColumn::Date),
+        SortKey::Black => Some(SortColumn::Black),
+        SortKey::White => Some(SortColumn::White),
+        SortKey::Result => Some(SortColumn::Result),
+        SortKey::Event => Some(SortColumn::Event),
+        SortKey::Newest | SortKey::Move => None,
     }
+}
+
+/// The `page` of `list` (in the index's order) sorted by `sort`: stably, so equal keys keep
+/// the newest game first, ascending or descending. A sort by a column reads the column's
+/// precomputed order when the list holds a large share of the games (the page then costs
+/// a walk of the order up to it), else sorts the list by the column's keys.
+fn sorted_page(columns: &GameColumns<'_>, list: &[Listed], sort: Sort, page: Page) -> Vec<Listed> {
+    let take = |it: &mut dyn Iterator<Item = Listed>| -> Vec<Listed> {
+        it.skip(page.offset).take(page.limit).collect()
+    };
+    let Some(column) = sort_column(sort.key) else {
+        return match (sort.key, sort.descending) {
+            (SortKey::Move, descending) => {
+                let mut v = list.to_vec();
+                if descending {
+                    v.sort_by_key(|l| std::cmp::Reverse(l.occurrence.move_number));
+                } else {
+                    v.sort_by_key(|l| l.occurrence.move_number);
+                }
+                take(&mut v.into_iter())
+            }
+            (_, false) => take(&mut list.iter().copied()),
+            (_, true) => take(&mut list.iter().rev().copied()),
+        };
+    };
+    let games = columns.len() as usize;
+    if list.len().saturating_mul(16) < games {
+        let key = |l: &Listed| columns.key(column, l.occurrence.game);
+        let mut v: Vec<(u64, Listed)> = list.iter().map(|l| (key(l), *l)).collect();
+        if sort.descending {
+            v.sort_unstable_by(|a, b| {
+                b.0.cmp(&a.0)
+                    .then(a.1.occurrence.game.cmp(&b.1.occurrence.game))
+            });
+        } else {
+            v.sort_unstable_by_key(|(k, l)| (*k, l.occurrence.game));
+        }
+        return take(&mut v.into_iter().map(|(_, l)| l));
+    }
+    // Where each game of the list is in it.
+    let mut at = vec![u32::MAX; games];
+    for (i, l) in list.iter().enumerate() {
+        if let Some(slot) = at.get_mut(l.occurrence.game as usize) {
+            *slot = i as u32;
+        }
+    }
+    let order = columns.order(column);
+    let wanted = page.offset.saturating_add(page.limit);
+    let mut out = Vec::new();
+    let mut seen = 0usize;
+    let mut emit = |id: u64| -> bool {
+        if let Some(&i) = at.get(id as usize) {
+            if i != u32::MAX {
+                if seen >= page.offset {
+                    out.push(list[i as usize]);
+                }
+                seen += 1;
+            }
+        }
+        seen < wanted
+    };
+    if !sort.descending {
+        for i in 0..order.len() {
+            if !emit(order.at(i)) {
+                break;
+            }
+        }
+    } else {
+        // Keys from the largest down, the games of one key newest first: each run of
+        // equal keys, from the end, read forward.
+        let mut end = order.len();
+        'runs: while end > 0 {
+            let k = columns.key(column, order.at(end - 1) as u32);
+            let mut start = end - 1;
+            while start > 0 && columns.key(column, order.at(start - 1) as u32) == k {
+                start -= 1;
+            }
+            for i in start..end {
+                if !emit(order.at(i)) {
+                    break 'runs;
+                }
+            }
+            end = start;
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -429,6 +507,7 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
+    use crate::rank::RankRange;
     use kifudex_core::notation::parse_moves;
     use kifudex_core::Size;
 
@@ -474,22 +553,24 @@ mod tests {
     #[test]
     fn the_swapped_list_is_the_union_of_both_lists() {
         let bytes = crate::sample::sample_index().unwrap();
-        let index = Index::open(&bytes).unwrap();
+        let file = kifudex_core::index_file::IndexFile::open(&bytes).unwrap();
+        let (index, columns) = (&file.index, &file.columns);
         let all = Page::first(usize::MAX);
         let every = GameFilter::default();
         let mut checked = 0;
         for moves in ["pd", "pd,dp", "pd,dc", "qd,dp", "pd,dd,pp", "qd,dd,pp"] {
             let b = board(moves);
-            let plain = list(&index, &b, false, &every, Sort::default(), all);
+            let plain = list(index, columns, &b, false, &every, Sort::default(), all);
             let swapped = list(
-                &index,
+                index,
+                columns,
                 &swapped_board(&b),
                 false,
                 &every,
                 Sort::default(),
                 all,
             );
-            let both = list(&index, &b, true, &every, Sort::default(), all);
+            let both = list(index, columns, &b, true, &every, Sort::default(), all);
             let union: BTreeSet<u32> = ids(&plain).into_iter().chain(ids(&swapped)).collect();
             assert_eq!(
                 ids(&both),
@@ -527,7 +608,8 @@ mod tests {
                 .filter(|&id| even.accepts(&index.game(id).unwrap()))
                 .collect();
             let page = list(
-                &index,
+                index,
+                columns,
                 &b,
                 true,
                 &even,
@@ -543,7 +625,8 @@ mod tests {
                 kept.iter().skip(1).take(3).copied().collect::<Vec<_>>()
             );
             let oldest = list(
-                &index,
+                index,
+                columns,
                 &b,
                 true,
                 &even,
@@ -556,5 +639,266 @@ mod tests {
             checked > 0,
             "no game reached only the colour-swapped positions"
         );
+    }
+
+    /// The filters the equivalence tests try: each field alone and some combined.
+    fn filters() -> Vec<GameFilter> {
+        let r = |s: &str| Some(s.parse::<crate::rank::Rank>().unwrap());
+        let f = GameFilter::default;
+        vec![
+            f(),
+            GameFilter {
+                year_from: Some(1990),
+                ..f()
+            },
+            GameFilter {
+                year_to: Some(1980),
+                ..f()
+            },
+            GameFilter {
+                year_from: Some(2000),
+                year_to: Some(2005),
+                ..f()
+            },
+            GameFilter {
+                player: Some("a".into()),
+                ..f()
+            },
+            GameFilter {
+                player: Some("KOBAYASHI".into()),
+                ..f()
+            },
+            GameFilter {
+                player: Some("zzz-nobody".into()),
+                ..f()
+            },
+            GameFilter {
+                handicap: Some(0),
+                ..f()
+            },
+            GameFilter {
+                handicap: Some(2),
+                ..f()
+            },
+            GameFilter {
+                winner: Some(Color::Black),
+                ..f()
+            },
+            GameFilter {
+                winner: Some(Color::White),
+                ..f()
+            },
+            GameFilter {
+                ranks: RankRange {
+                    min: r("5d"),
+                    max: None,
+                },
+                ..f()
+            },
+            GameFilter {
+                ranks: RankRange {
+                    min: None,
+                    max: r("8p"),
+                },
+                ..f()
+            },
+            GameFilter {
+                ranks: RankRange {
+                    min: r("1p"),
+                    max: r("9p"),
+                },
+                rank_of: Some(Color::White),
+                ..f()
+            },
+            GameFilter {
+                komi: Some(550),
+                ..f()
+            },
+            GameFilter {
+                komi: Some(650),
+                ..f()
+            },
+            GameFilter {
+                komi: Some(12345),
+                ..f()
+            },
+            GameFilter {
+                rules: Some("JAP".into()),
+                ..f()
+            },
+            GameFilter {
+                event: Some("e".into()),
+                ..f()
+            },
+            GameFilter {
+                event: Some("Cup".into()),
+                ..f()
+            },
+            GameFilter {
+                month_from: Some(199003),
+                ..f()
+            },
+            GameFilter {
+                month_to: Some(198506),
+                ..f()
+            },
+            GameFilter {
+                month_from: Some(197001),
+                month_to: Some(200012),
+                ..f()
+            },
+            GameFilter {
+                winner: Some(Color::White),
+                handicap: Some(0),
+                year_from: Some(1970),
+                player: Some("o".into()),
+                ..f()
+            },
+        ]
+    }
+
+    /// The sort keys as the list compared them before the columns: texts without case,
+    /// empty last; unknown dates last (the second computation the columns are checked
+    /// against).
+    fn reference_sort(index: &Index<'_>, list: &[Listed], sort: Sort) -> Vec<Listed> {
+        #[derive(PartialEq, Eq, PartialOrd, Ord)]
+        enum Key {
+            Number(u64),
+            Text(bool, String),
+        }
+        let key = |l: &Listed| {
+            let g = index.game(l.occurrence.game).unwrap();
+            let text = |s: &str| Key::Text(s.is_empty(), s.to_lowercase());
+            match sort.key {
+                SortKey::Newest => Key::Number(g.id as u64),
+                SortKey::Date => Key::Number(if g.date_key == 0 {
+                    u64::MAX
+                } else {
+                    g.date_key as u64
+                }),
+                SortKey::Black => text(g.black),
+                SortKey::White => text(g.white),
+                SortKey::Result => text(&result_text(&g)),
+                SortKey::Event => text(g.event),
+                SortKey::Move => Key::Number(l.occurrence.move_number as u64),
+            }
+        };
+        let mut v: Vec<(Key, Listed)> = list.iter().map(|l| (key(l), *l)).collect();
+        if sort.key == SortKey::Newest {
+            if sort.descending {
+                v.reverse();
+            }
+        } else {
+            v.sort_by(|a, b| {
+                let o = a.0.cmp(&b.0);
+                if sort.descending {
+                    o.reverse()
+                } else {
+                    o
+                }
+            });
+        }
+        v.into_iter().map(|(_, l)| l).collect()
+    }
+
+    /// Every filter keeps exactly the games `accepts` keeps from their rows; every sort,
+    /// page and filtered next-move count equals the row-based computation; on positions
+    /// reached by every game (the empty board: the columns' orders walked) and by few
+    /// (sorted by keys).
+    #[test]
+    fn the_columns_answer_as_the_rows() {
+        let bytes = crate::sample::sample_index().unwrap();
+        let file = kifudex_core::index_file::IndexFile::open_verified(&bytes).unwrap();
+        let (index, columns) = (&file.index, &file.columns);
+        let mut kept_some = 0;
+        for filter in filters() {
+            let selection = Selection::new(&filter, columns);
+            let mut kept = 0;
+            for id in 0..index.game_count() {
+                let g = index.game(id).unwrap();
+                assert_eq!(
+                    selection.keeps(id),
+                    filter.accepts(&g),
+                    "{filter:?} game {id}"
+                );
+                kept += filter.accepts(&g) as u32;
+            }
+            kept_some += (kept > 0 && kept < index.game_count()) as u32;
+            for moves in ["", "pd", "pd,dd", "qd,dd,pp"] {
+                let b = board(moves);
+                for swap in [false, true] {
+                    let want: NextMoves = index
+                        .next_moves_where(&b, swap, |g| filter.accepts(g))
+                        .unwrap();
+                    let got = filter.next_moves(index, columns, &b, swap).unwrap();
+                    assert_eq!(got.classes(), want.classes(), "{filter:?} {moves}");
+                    assert_eq!(got.total(), want.total());
+                }
+            }
+        }
+        assert!(kept_some >= 10, "{kept_some}");
+        let every = Page::first(usize::MAX);
+        let mut walked = 0;
+        for moves in ["", "pd", "qd,dd,pp"] {
+            let b = board(moves);
+            for filter in [
+                GameFilter::default(),
+                GameFilter {
+                    winner: Some(Color::Black),
+                    ..GameFilter::default()
+                },
+            ] {
+                let selection = Selection::new(&filter, columns);
+                let all = matching(index, &selection, &b, true);
+                walked += (all.len() * 16 >= index.game_count() as usize) as u32;
+                for name in [
+                    "newest", "date", "black", "white", "result", "event", "move",
+                ] {
+                    for descending in [false, true] {
+                        let sort =
+                            Sort::parse(&format!("{}{name}", if descending { "-" } else { "" }))
+                                .unwrap();
+                        let want = reference_sort(index, &all, sort);
+                        let got = list(index, columns, &b, true, &filter, sort, every);
+                        assert_eq!(got.games, want, "{moves} {sort:?}");
+                        for page in [
+                            Page::first(3),
+                            Page {
+                                limit: 5,
+                                offset: 7,
+                            },
+                            Page {
+                                limit: 10,
+                                offset: want.len().saturating_sub(4),
+                            },
+                        ] {
+                            let got = list(index, columns, &b, true, &filter, sort, page);
+                            let want: Vec<Listed> = want
+                                .iter()
+                                .skip(page.offset)
+                                .take(page.limit)
+                                .copied()
+                                .collect();
+                            assert_eq!(got.games, want, "{moves} {sort:?} {page:?}");
+                            assert_eq!(got.matching, all.len());
+                        }
+                    }
+                }
+            }
+        }
+        assert!(walked >= 2, "{walked}");
+    }
+
+    /// The sample has ties in every sort key (so the order among equal keys is tested).
+    #[test]
+    fn the_sample_has_ties_in_every_key() {
+        let bytes = crate::sample::sample_index().unwrap();
+        let file = kifudex_core::index_file::IndexFile::open(&bytes).unwrap();
+        let c = &file.columns;
+        for column in SortColumn::ALL {
+            let keys: Vec<u64> = (0..c.len()).map(|id| c.key(column, id)).collect();
+            let distinct: BTreeSet<u64> = keys.iter().copied().collect();
+            assert!(distinct.len() < keys.len(), "{column:?}");
+        }
     }
 }

@@ -164,4 +164,45 @@ impl<'a> Index<'a> {
     pub fn occurrences(&self, found: &Found) -> impl Iterator<Item = Occurrence> + '_ {
         (found.start..found.end).filter_map(move |i| self.occurrence_at(i))
     }
+
+    /// [`Index::occurrences`] with each occurrence's next move (the move played from the
+    /// position, in its game's orientation), for loops over every game of a position: each
+    /// game is found from the previous one's ([`super::GameSections::game_of_ply_from`]),
+    /// the same games as [`Index::occurrences`] gives.
+    pub fn for_each_occurrence(
+        &self,
+        found: &Found,
+        visit: impl FnMut(Occurrence, (Color, crate::point::Move)),
+    ) {
+        self.for_each_occurrence_in(found.start..found.end, visit)
+    }
+
+    /// [`Index::for_each_occurrence`] over a part of a found position's occurrences
+    /// (`range` within `found.start..found.end`: for walks in parallel pieces).
+    pub fn for_each_occurrence_in(
+        &self,
+        range: core::ops::Range<usize>,
+        mut visit: impl FnMut(Occurrence, (Color, crate::point::Move)),
+    ) {
+        let mut game = 0u32;
+        for i in range {
+            let Some(r) = self.occurrences.get(i) else {
+                continue;
+            };
+            game = self.games.game_of_ply_from(r.ply, game);
+            let Some(move_number) = r
+                .ply
+                .checked_sub(self.games.moves_of(game).0)
+                .and_then(|m| u32::try_from(m).ok())
+            else {
+                continue;
+            };
+            let occurrence = Occurrence {
+                game,
+                move_number,
+                orientation: r.orientation,
+            };
+            visit(occurrence, self.games.global_move(r.ply));
+        }
+    }
 }

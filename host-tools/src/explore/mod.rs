@@ -34,6 +34,7 @@ use std::path::Path;
 
 use anyhow::{anyhow, Result};
 use kifudex_core::board::Board;
+use kifudex_core::columns::GameColumns;
 use kifudex_core::index::Index;
 use kifudex_core::index_file::IndexFile;
 use kifudex_core::pattern::{PatternHeader, PatternIndex};
@@ -81,6 +82,8 @@ pub fn keep(bytes: impl Into<IndexBytes>) -> &'static [u8] {
 /// The questions about one index (see the module documentation).
 pub struct Explorer<'a> {
     index: Index<'a>,
+    /// What filters, sorts and profiles read of the games.
+    columns: GameColumns<'a>,
     /// The index file's pattern search data and where its sections lie.
     pattern: PatternIndex<'a>,
     pattern_header: PatternHeader,
@@ -93,12 +96,13 @@ pub struct Explorer<'a> {
 /// The next moves of `board`, counting the games `filter` keeps.
 fn next_moves(
     index: &Index<'_>,
+    columns: &GameColumns<'_>,
     board: &Board,
     swap: bool,
     filter: &GameFilter,
 ) -> Result<NextMoves, ExploreError> {
     filter
-        .next_moves(index, board, swap)
+        .next_moves(index, columns, board, swap)
         .map_err(ExploreError::Search)
 }
 
@@ -130,6 +134,7 @@ impl<'a> Explorer<'a> {
         let pattern_header = file.pattern_header().clone();
         Ok(Explorer {
             index: file.index,
+            columns: file.columns,
             pattern: file.pattern,
             pattern_header,
             name,
@@ -227,7 +232,7 @@ impl<'a> Explorer<'a> {
     /// keeps (all of them by default, from the index's precomputed statistics).
     pub fn search(&self, q: &SearchRequest) -> Result<SearchAnswer, ExploreError> {
         let board = board_at(&q.at)?;
-        let next = next_moves(&self.index, &board, q.swap, &q.filter)?;
+        let next = next_moves(&self.index, &self.columns, &board, q.swap, &q.filter)?;
         let hashes = board.bgo_hashes().0;
         let classes = next
             .classes()
@@ -262,7 +267,15 @@ impl<'a> Explorer<'a> {
     /// sorted, paged, and how many match in all.
     pub fn games(&self, q: &GamesRequest) -> Result<GamesAnswer<'a>, ExploreError> {
         let board = board_at(&q.at)?;
-        let list = games::list(&self.index, &board, q.swap, &q.filter, q.sort, q.page);
+        let list = games::list(
+            &self.index,
+            &self.columns,
+            &board,
+            q.swap,
+            &q.filter,
+            q.sort,
+            q.page,
+        );
         let games = list
             .games
             .iter()
@@ -286,7 +299,7 @@ impl<'a> Explorer<'a> {
     pub fn years(&self, q: &YearsRequest) -> Result<YearsAnswer, ExploreError> {
         let s = &q.search;
         let board = board_at(&s.at)?;
-        years::years(&self.index, &board, s.swap, &s.filter, q.top)
+        years::years(&self.index, &self.columns, &board, s.swap, &s.filter, q.top)
     }
 
     /// How often the top next moves of a position were played by players of each range of
@@ -294,7 +307,7 @@ impl<'a> Explorer<'a> {
     pub fn ranks(&self, q: &RanksRequest) -> Result<answer::RanksAnswer, ExploreError> {
         let s = &q.search;
         let board = board_at(&s.at)?;
-        ranks::ranks(&self.index, &board, s.swap, &s.filter, q.top)
+        ranks::ranks(&self.index, &self.columns, &board, s.swap, &s.filter, q.top)
     }
 
     /// A stored game for the replay board: information, setup, moves with their captures.

@@ -4,13 +4,13 @@
 //! next moves are counted again over each range's games.
 
 use kifudex_core::board::Board;
+use kifudex_core::columns::GameColumns;
 use kifudex_core::index::{Game, Index};
-use kifudex_core::search::NextMoves;
 
 use super::answer::{RankBin, RanksAnswer};
 use super::years::{counts_of, top_moves};
 use super::{next_moves, ExploreError};
-use crate::games::GameFilter;
+use crate::games::{GameFilter, Selection, Tallies};
 use crate::rank::{GameRanks, Grade, Rank};
 
 /// A rank as a grade and its number.
@@ -50,7 +50,12 @@ fn range_of(r: Rank) -> usize {
 
 /// The bin of a game: the range of both its players' ranks, [`MIXED`] or [`UNKNOWN`].
 pub fn bin_of(g: &Game<'_>) -> usize {
-    match GameRanks::of(g) {
+    bin_of_ranks(GameRanks::of(g))
+}
+
+/// The bin of a game whose players have these ranks.
+fn bin_of_ranks(ranks: GameRanks) -> usize {
+    match ranks {
         GameRanks {
             black: Some(b),
             white: Some(w),
@@ -70,17 +75,27 @@ pub fn bin_of(g: &Game<'_>) -> usize {
 /// colour-exchanged position's with `swap`), and their counts in each bin of ranks.
 pub fn ranks(
     index: &Index<'_>,
+    columns: &GameColumns<'_>,
     board: &Board,
     swap: bool,
     filter: &GameFilter,
     top: usize,
 ) -> Result<RanksAnswer, ExploreError> {
-    let next = next_moves(index, board, swap, filter)?;
+    let next = next_moves(index, columns, board, swap, filter)?;
     let top: Vec<_> = next.classes().iter().take(top).copied().collect();
+    // The position's occurrences tallied once, by bin.
+    let selection = Selection::new(filter, columns);
+    let tallies = Tallies::count(index, board, swap, &selection, UNKNOWN + 1, |id| {
+        let f = columns.facts(id);
+        Some(bin_of_ranks(GameRanks {
+            black: Rank::from_index(f.black_rank),
+            white: Rank::from_index(f.white_rank),
+        }))
+    });
     let mut bins = Vec::new();
     for bin in 0..=UNKNOWN {
-        let n: NextMoves = index
-            .next_moves_where(board, swap, |g| bin_of(g) == bin && filter.accepts(g))
+        let n = tallies
+            .next_moves(index, board, swap, &[bin])
             .map_err(ExploreError::Search)?;
         let counts = counts_of(&n, &top);
         let (name, min, max) = match bin {
@@ -109,6 +124,166 @@ pub fn ranks(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::explore::years::years;
+    use crate::rank::RankRange;
+    use kifudex_core::index_file::IndexFile;
+    use kifudex_core::notation::parse_moves;
+    use kifudex_core::search::NextMoves;
+    use kifudex_core::{Color, Size};
+
+    fn board(moves: &str) -> Board {
+        let mut b = Board::new(Size::STANDARD);
+        let mut color = Color::Black;
+        for mv in parse_moves(moves, Size::STANDARD) {
+            b.play(color, mv.unwrap()).unwrap();
+            color = color.opponent();
+        }
+        b
+    }
+
+    /// A class: colour, move, count, Black's wins, White's wins.
+    type ClassCounts = (Color, kifudex_core::Move, u32, u32, u32);
+
+    /// The rank profile as it was counted from the rows: one pass of the row-based filter
+    /// per bin (the second computation the tallies are checked against).
+    fn ranks_from_rows(
+        index: &Index<'_>,
+        board: &Board,
+        swap: bool,
+        filter: &GameFilter,
+    ) -> Vec<(u64, Vec<ClassCounts>)> {
+        (0..=UNKNOWN)
+            .map(|bin| {
+                let n: NextMoves = index
+                    .next_moves_where(board, swap, |g| bin_of(g) == bin && filter.accepts(g))
+                    .unwrap();
+                let classes = n
+                    .classes()
+                    .iter()
+                    .map(|c| (c.color, c.mv, c.count, c.black_wins, c.white_wins))
+                    .collect();
+                (n.total(), classes)
+            })
+            .collect()
+    }
+
+    /// The year profile as it was counted from the rows: the filter's games' years, then
+    /// one pass of the row-based filter per range of years.
+    fn years_from_rows(
+        index: &Index<'_>,
+        board: &Board,
+        swap: bool,
+        filter: &GameFilter,
+        top: &[(Color, kifudex_core::Move)],
+    ) -> Vec<(u32, u32, u64, Vec<u32>)> {
+        let mut years = std::collections::BTreeSet::new();
+        for b in [board.clone(), kifudex_core::index::swapped_board(board)]
+            .iter()
+            .take(1 + swap as usize)
+        {
+            if let Some(found) = index.find(b) {
+                for o in index.occurrences(&found) {
+                    let g = index.game(o.game).unwrap();
+                    if filter.accepts(&g) {
+                        years.extend(g.year());
+                    }
+                }
+            }
+        }
+        let (Some(&lo), Some(&hi)) = (years.first(), years.last()) else {
+            return Vec::new();
+        };
+        let span = (hi - lo) as u32 + 1;
+        let width = [1u32, 2, 5, 10, 20, 50, 100]
+            .into_iter()
+            .find(|w| span.div_ceil(*w) <= crate::explore::years::MAX_BINS)
+            .unwrap();
+        let mut out = Vec::new();
+        let mut from = lo as u32 - lo as u32 % width;
+        while from <= hi as u32 {
+            let to = from + width - 1;
+            let n: NextMoves = index
+                .next_moves_where(board, swap, |g| {
+                    g.year().is_some_and(|y| (from..=to).contains(&(y as u32))) && filter.accepts(g)
+                })
+                .unwrap();
+            let counts = top
+                .iter()
+                .map(|t| {
+                    n.classes()
+                        .iter()
+                        .find(|c| (c.color, c.mv) == *t)
+                        .map_or(0, |c| c.count)
+                })
+                .collect();
+            out.push((from, to, n.total(), counts));
+            from += width;
+        }
+        out
+    }
+
+    /// The profiles from the columns' tallies equal those counted from the rows, bin by
+    /// bin, with and without filters and the colour swap.
+    #[test]
+    fn profiles_equal_the_row_based_counts() {
+        let bytes = crate::sample::sample_index().unwrap();
+        let file = IndexFile::open(&bytes).unwrap();
+        let (index, columns) = (&file.index, &file.columns);
+        let filters = [
+            GameFilter::default(),
+            GameFilter {
+                winner: Some(Color::White),
+                ..GameFilter::default()
+            },
+            GameFilter {
+                ranks: RankRange {
+                    min: Some("5d".parse().unwrap()),
+                    max: None,
+                },
+                ..GameFilter::default()
+            },
+            GameFilter {
+                year_from: Some(1985),
+                ..GameFilter::default()
+            },
+        ];
+        let mut nonempty = 0;
+        for moves in ["", "pd", "pd,dd", "qd,dd,pp"] {
+            let b = board(moves);
+            for filter in &filters {
+                for swap in [false, true] {
+                    let r = ranks(index, columns, &b, swap, filter, 5).unwrap();
+                    let want = ranks_from_rows(index, &b, swap, filter);
+                    for (bin, (total, classes)) in r.bins.iter().zip(&want) {
+                        assert_eq!(bin.total, *total, "{moves} {filter:?} {}", bin.ranks);
+                        let counts: Vec<u32> = r
+                            .top
+                            .iter()
+                            .map(|t| {
+                                classes
+                                    .iter()
+                                    .find(|c| (c.0, c.1) == (t.color, t.mv))
+                                    .map_or(0, |c| c.2)
+                            })
+                            .collect();
+                        assert_eq!(bin.counts, counts, "{moves} {filter:?} {}", bin.ranks);
+                        nonempty += (bin.total > 0) as u32;
+                    }
+                    let y = years(index, columns, &b, swap, filter, 5).unwrap();
+                    let top: Vec<_> = y.top.iter().map(|t| (t.color, t.mv)).collect();
+                    let want = years_from_rows(index, &b, swap, filter, &top);
+                    let got: Vec<_> = y
+                        .bins
+                        .iter()
+                        .map(|b| (b.from, b.to, b.total, b.counts.clone()))
+                        .collect();
+                    assert_eq!(got, want, "{moves} {filter:?} swap {swap}");
+                    nonempty += y.bins.len() as u32;
+                }
+            }
+        }
+        assert!(nonempty > 100, "{nonempty}");
+    }
 
     /// The ranges cover the scale once each, weakest first.
     #[test]

@@ -5,39 +5,47 @@
 use std::collections::BTreeSet;
 
 use kifudex_core::board::Board;
+use kifudex_core::columns::GameColumns;
 use kifudex_core::index::Index;
 use kifudex_core::search::{NextMove, NextMoves};
 
 use super::answer::{TopMove, YearBin, YearsAnswer};
 use super::{next_moves, ExploreError};
-use crate::games::{self, GameFilter, Page, Sort};
+use crate::games::{GameFilter, Selection, Tallies};
 
 /// The year ranges of the popularity chart: one per year when the years span at most
 /// this many, else wider ranges (2, 5, 10, ... years) so there are at most this many.
 pub const MAX_BINS: u32 = 40;
 
+/// A game's year (as [`kifudex_core::index::Game::year`] reads its date), if known.
+fn year_of(columns: &GameColumns<'_>, id: u32) -> Option<u16> {
+    match columns.date(id) / 10_000 {
+        0 => None,
+        y => Some(y as u16),
+    }
+}
+
 /// The top `top` next moves of `board` (counting the games `filter` keeps, with the
-/// colour-exchanged position's with `swap`), and their counts in each range of years.
+/// colour-exchanged position's with `swap`), and their counts in each range of years:
+/// the position's occurrences tallied once by year, then the years cut into ranges.
 pub fn years(
     index: &Index<'_>,
+    columns: &GameColumns<'_>,
     board: &Board,
     swap: bool,
     filter: &GameFilter,
     top: usize,
 ) -> Result<YearsAnswer, ExploreError> {
-    let next = next_moves(index, board, swap, filter)?;
+    let next = next_moves(index, columns, board, swap, filter)?;
     let top: Vec<_> = next.classes().iter().take(top).copied().collect();
-    // The years that occur, from the games the filter keeps.
-    let all = Page {
-        limit: usize::MAX,
-        offset: 0,
-    };
-    let mut years: BTreeSet<u16> = BTreeSet::new();
-    for l in games::list(index, board, swap, filter, Sort::default(), all).games {
-        if let Some(y) = index.game(l.occurrence.game).and_then(|g| g.year()) {
-            years.insert(y);
-        }
-    }
+    // Every known year of the filter's games is a bin of its own (0 = 1 + the year).
+    let selection = Selection::new(filter, columns);
+    let by_year = Tallies::count(index, board, swap, &selection, 1 << 16, |id| {
+        year_of(columns, id).map(|y| y as usize)
+    });
+    let years: BTreeSet<u16> = (0..=u16::MAX)
+        .filter(|&y| by_year.has(y as usize))
+        .collect();
     let mut bins = Vec::new();
     let mut dated = 0u64;
     if let (Some(&lo), Some(&hi)) = (years.first(), years.last()) {
@@ -50,21 +58,17 @@ pub fn years(
         let mut from = start;
         while from <= hi as u32 {
             let to = from + width - 1;
-            let any = years
+            let in_bin: Vec<usize> = years
                 .range(from as u16..=to.min(u16::MAX as u32) as u16)
-                .next();
-            let (total, counts) = if any.is_some() {
-                // The filter's games of these years.
-                let year = |y: u32| u16::try_from(y).unwrap_or(u16::MAX);
-                let in_bin = GameFilter {
-                    year_from: Some(filter.year_from.map_or(year(from), |f| f.max(year(from)))),
-                    year_to: Some(filter.year_to.map_or(year(to), |t| t.min(year(to)))),
-                    ..filter.clone()
-                };
-                let n = next_moves(index, board, swap, &in_bin)?;
-                (n.total(), counts_of(&n, &top))
-            } else {
+                .map(|&y| y as usize)
+                .collect();
+            let (total, counts) = if in_bin.is_empty() {
                 (0, vec![0; top.len()])
+            } else {
+                let n = by_year
+                    .next_moves(index, board, swap, &in_bin)
+                    .map_err(ExploreError::Search)?;
+                (n.total(), counts_of(&n, &top))
             };
             dated += total;
             bins.push(YearBin {

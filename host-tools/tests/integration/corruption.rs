@@ -7,6 +7,7 @@
 //! readers' own validation stands between the file and the search code.
 
 use kifudex_core::book::{Book, BookHeader};
+use kifudex_core::columns::{ColumnsHeader, GameColumns, SortColumn};
 use kifudex_core::format::{align8, Container, Kind, PREAMBLE_LEN};
 use kifudex_core::index::{Index, IndexHeader};
 use kifudex_core::index_file::{IndexFile, IndexFileHeader};
@@ -586,4 +587,134 @@ proptest! {
             BOARDS.with(|b| exercise_book(&book, b));
         }
     }
+}
+
+/// The golden index with `edit` applied to the game columns' part of its header and its
+/// body, re-sealed.
+fn hostile_columns(edit: impl FnOnce(&mut ColumnsHeader, &mut Vec<u8>)) -> Vec<u8> {
+    let (h, mut body) = split(GOLDEN_INDEX, Kind::Index);
+    let mut header: IndexFileHeader = postcard::from_bytes(&h).unwrap();
+    edit(&mut header.columns, &mut body);
+    seal(Kind::Index, &postcard::to_allocvec(&header).unwrap(), &body)
+}
+
+/// Every read of the columns of every game, for a file a structural open accepted.
+fn exercise_columns(c: &GameColumns<'_>) {
+    for id in 0..c.len() + 2 {
+        let f = c.facts(id);
+        let _ = (c.date(id), c.komi_value(f.komi), c.rules().name(f.rules));
+        let _ = (c.players().name(c.black(id)), c.players().name(c.white(id)));
+        let _ = (c.events().name(c.event(id)), c.results().name(c.result(id)));
+        for column in SortColumn::ALL {
+            let _ = (c.key(column, id), c.order(column).at(id as usize));
+        }
+    }
+}
+
+#[test]
+fn hostile_column_sections_are_refused() {
+    #[allow(clippy::type_complexity)]
+    let cases: Vec<(&str, Box<dyn FnOnce(&mut ColumnsHeader, &mut Vec<u8>)>)> = vec![
+        (
+            "winner code 3",
+            Box::new(|h, b| set_bits(b, &h.facts, 1, 0, 2, 3)),
+        ),
+        (
+            "rank code 50",
+            Box::new(|h, b| set_bits(b, &h.facts, 0, 10, 6, 50)),
+        ),
+        (
+            "handicap unlike the row's",
+            Box::new(|h, b| {
+                let v = get_bits(b, &h.facts, 2, 2, 8);
+                set_bits(b, &h.facts, 2, 2, 8, v ^ 1);
+            }),
+        ),
+        (
+            "komi id past the komi values",
+            Box::new(|h, b| {
+                let bits = h.komi_bits as u32;
+                set_bits(b, &h.facts, 0, 22, bits, (1 << bits) - 1);
+            }),
+        ),
+        (
+            "date unlike the row's",
+            Box::new(|h, b| {
+                let w = h.dates.width_bits;
+                let v = get_bits(b, &h.dates, 3, 0, w);
+                set_bits(b, &h.dates, 3, 0, w, v ^ 1);
+            }),
+        ),
+        (
+            "black id past the players",
+            Box::new(|h, b| {
+                let w = h.black.width_bits;
+                set_bits(b, &h.black, 0, 0, w, (1 << w) - 1);
+            }),
+        ),
+        (
+            "order by date not sorted",
+            Box::new(|h, b| {
+                let w = h.by_date.width_bits;
+                let (x, y) = (
+                    get_bits(b, &h.by_date, 0, 0, w),
+                    get_bits(b, &h.by_date, 5, 0, w),
+                );
+                set_bits(b, &h.by_date, 0, 0, w, y);
+                set_bits(b, &h.by_date, 5, 0, w, x);
+            }),
+        ),
+        (
+            "order by event repeats a game",
+            Box::new(|h, b| {
+                let w = h.by_event.width_bits;
+                let x = get_bits(b, &h.by_event, 0, 0, w);
+                set_bits(b, &h.by_event, 1, 0, w, x);
+            }),
+        ),
+        (
+            "players out of order",
+            Box::new(|h, b| {
+                let at = h.players.offset as usize;
+                b.swap(at, at + 1);
+            }),
+        ),
+        (
+            "event names not UTF-8",
+            Box::new(|h, b| b[h.events.offset as usize] = 0xff),
+        ),
+        (
+            "players' offsets decreasing",
+            Box::new(|h, b| {
+                let w = h.players_index.width_bits;
+                set_bits(b, &h.players_index, 1, 0, w, (1 << w) - 1);
+            }),
+        ),
+        ("komi bits 40", Box::new(|h, _| h.komi_bits = 40)),
+        (
+            "facts width wrong",
+            Box::new(|h, _| h.facts.width_bits += 1),
+        ),
+        ("one date short", Box::new(|h, _| h.dates.count -= 1)),
+        ("games wrong", Box::new(|h, _| h.games += 1)),
+        (
+            "order past the body",
+            Box::new(|h, _| h.by_black.offset += 1 << 40),
+        ),
+        ("version 2", Box::new(|h, _| h.version = 2)),
+    ];
+    for (name, edit) in cases {
+        let f = hostile_columns(edit);
+        assert_ne!(f, GOLDEN_INDEX, "{name}: no change");
+        if let Ok(file) = IndexFile::open(&f) {
+            exercise_columns(&file.columns);
+        }
+        assert!(IndexFile::open_verified(&f).is_err(), "{name}: accepted");
+    }
+    // A column version of its own is refused as another version, for a clear message.
+    let f = hostile_columns(|h, _| h.version = 2);
+    assert_eq!(
+        IndexFile::open(&f).err(),
+        Some(kifudex_core::format::FormatError::UnsupportedVersion)
+    );
 }

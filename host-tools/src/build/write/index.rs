@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use anyhow::{Context, Result};
+use kifudex_core::columns::ColumnsHeader;
 use kifudex_core::fingerprint::Split;
 use kifudex_core::format::BitWriter;
 use kifudex_core::format::{bits_for, Kind};
@@ -19,6 +20,7 @@ use rayon::prelude::*;
 
 use super::bits::pack_parallel;
 use super::body::{PackedStream, StreamBody, Streamed};
+use super::columns::{encode_columns, ColumnsPart};
 use crate::build::occurrence::{NextCode, Occ};
 use crate::build::options::BuildOptions;
 use crate::build::replay::ReplayedGame;
@@ -102,17 +104,19 @@ pub struct GamesPart {
     moves: BitWriter,
     setup: BitWriter,
     pattern: Option<PatternSections>,
+    columns: Option<ColumnsPart>,
 }
 
 /// Encodes the games (newest first, their moves starting at `move_starts`), the string
-/// pool, the moves, the setup stones and the pattern search's sections.
+/// pool, the moves, the setup stones, the pattern search's sections and the game columns.
 pub fn encode_games(games: &[ReplayedGame], move_starts: &[u32]) -> GamesPart {
-    let (part, pattern) = rayon::join(
+    let (part, (pattern, columns)) = rayon::join(
         || encode_games_moves(games, move_starts),
-        || encode_pattern(games),
+        || rayon::join(|| encode_pattern(games), || encode_columns(games)),
     );
     GamesPart {
         pattern: Some(pattern),
+        columns: Some(columns),
         ..part
     }
 }
@@ -206,6 +210,7 @@ fn encode_rows(games: &[ReplayedGame], move_starts: &[u32], total_moves: u64) ->
         moves: BitWriter::new(MOVE_BITS),
         setup,
         pattern: None,
+        columns: None,
     }
 }
 
@@ -263,6 +268,8 @@ pub struct IndexWriter {
     header: IndexHeader,
     /// The pattern search's part of the file's header.
     pattern: PatternHeader,
+    /// The game columns' part of the file's header.
+    columns: ColumnsHeader,
     layout: OccurrenceLayout,
     split: Split,
     stream: PackedStream,
@@ -321,12 +328,20 @@ impl IndexWriter {
             })?,
             None => PatternHeader::default(),
         };
+        let columns = match games.columns {
+            Some(c) => c.header(|d| match d {
+                SectionData::Rows(bytes, width) => body.rows(bytes, width),
+                SectionData::Packed(w) => body.packed(w),
+            })?,
+            None => ColumnsHeader::default(),
+        };
         let layout = OccurrenceLayout { ply_bits, rem_bits };
         let stream = body.packed_stream(layout.bits())?;
         Ok(IndexWriter {
             body,
             header,
             pattern,
+            columns,
             layout,
             split,
             stream,
@@ -448,6 +463,7 @@ impl IndexWriter {
         let header = IndexFileHeader {
             index: self.header,
             pattern: self.pattern,
+            columns: self.columns,
         };
         self.body.file(Kind::Index, &header)
     }

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | `mod.rs` | a finished file ([`FileBytes`]), a file encoded from collected games ([`encode`]) |
 //! | `index.rs` | the desktop index (layout: `docs/FORMAT.md`) |
+//! | `columns.rs` | the index's game columns (what filters, sorts and profiles read) |
 //! | `book.rs` | the microcontroller book |
 //! | `body.rs` | a body written section after section, in memory or to a scratch file |
 //! | `bits.rs` | packing large sections in parallel |
@@ -14,6 +15,7 @@
 pub mod bits;
 pub mod body;
 pub mod book;
+pub mod columns;
 pub mod index;
 
 use anyhow::Result;

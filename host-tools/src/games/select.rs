@@ -1,0 +1,172 @@
+//! A [`GameFilter`] compiled over an index's game columns ([`Selection`]): the names it
+//! looks for matched once against each dictionary (players, events, rules), its komi
+//! turned into a komi id; then whether a game counts is a few reads of its columns,
+//! exactly [`GameFilter::accepts`] of its row (a test compares them on every game).
+
+use kifudex_core::columns::GameColumns;
+use kifudex_core::columns::{Dictionary, Facts};
+use kifudex_core::Color;
+
+use super::GameFilter;
+use crate::rank::{GameRanks, Rank, RankRange};
+
+/// Which names of a dictionary contain a text (lowercase, as the dictionary's).
+fn matching_names(d: &Dictionary<'_>, part: &str) -> Vec<bool> {
+    let part = part.to_lowercase();
+    (0..d.len()).map(|id| d.name(id).contains(&part)).collect()
+}
+
+/// A filter ready to test games by id ([`Selection::keeps`]).
+pub struct Selection<'a> {
+    columns: GameColumns<'a>,
+    /// Every game passes.
+    all: bool,
+    year_from: Option<u16>,
+    year_to: Option<u16>,
+    month_from: Option<u32>,
+    month_to: Option<u32>,
+    /// By player id: the name contains the player filter's text.
+    players: Option<Vec<bool>>,
+    handicap: Option<u8>,
+    winner: Option<Color>,
+    /// The komi id asked for (`Some(None)`: a komi no game has).
+    komi: Option<Option<u32>>,
+    rules: Option<Vec<bool>>,
+    events: Option<Vec<bool>>,
+    ranks: RankRange,
+    rank_of: Option<Color>,
+}
+
+impl<'a> Selection<'a> {
+    /// Compiles `filter` over `columns`.
+    pub fn new(filter: &GameFilter, columns: &GameColumns<'a>) -> Selection<'a> {
+        let komi = filter
+            .komi
+            .map(|k| (1..=columns.komi_count()).find(|&id| columns.komi_value(id) == Some(k)));
+        Selection {
+            columns: *columns,
+            all: filter.keeps_all(),
+            year_from: filter.year_from,
+            year_to: filter.year_to,
+            month_from: filter.month_from,
+            month_to: filter.month_to,
+            players: filter
+                .player
+                .as_deref()
+                .map(|p| matching_names(columns.players(), p)),
+            handicap: filter.handicap,
+            winner: filter.winner,
+            komi,
+            rules: filter
+                .rules
+                .as_deref()
+                .map(|r| matching_names(columns.rules(), r)),
+            events: filter
+                .event
+                .as_deref()
+                .map(|e| matching_names(columns.events(), e)),
+            ranks: filter.ranks,
+            rank_of: filter.rank_of,
+        }
+    }
+
+    /// Whether every game passes.
+    pub fn keeps_all(&self) -> bool {
+        self.all
+    }
+
+    /// The columns it reads.
+    pub fn columns(&self) -> &GameColumns<'a> {
+        &self.columns
+    }
+
+    /// Whether game `id` passes (as [`GameFilter::accepts`] its row).
+    #[inline]
+    pub fn keeps(&self, id: u32) -> bool {
+        if self.all {
+            return true;
+        }
+        let c = &self.columns;
+        if self.year_from.is_some()
+            || self.year_to.is_some()
+            || self.month_from.is_some()
+            || self.month_to.is_some()
+        {
+            let date = c.date(id);
+            if !self.dates_keep(date) {
+                return false;
+            }
+        }
+        let f: Facts = c.facts(id);
+        if self.handicap.is_some_and(|h| h != f.handicap) {
+            return false;
+        }
+        if self.winner.is_some() && self.winner != f.winner {
+            return false;
+        }
+        if let Some(k) = self.komi {
+            if k != Some(f.komi) {
+                return false;
+            }
+        }
+        if let Some(m) = &self.rules {
+            if !m.get(f.rules as usize).copied().unwrap_or(false) {
+                return false;
+            }
+        }
+        if let Some(m) = &self.events {
+            if !m.get(c.event(id) as usize).copied().unwrap_or(false) {
+                return false;
+            }
+        }
+        if let Some(m) = &self.players {
+            let has = |p: u32| m.get(p as usize).copied().unwrap_or(false);
+            if !has(c.black(id)) && !has(c.white(id)) {
+                return false;
+            }
+        }
+        if !self.ranks.is_open() {
+            let ranks = GameRanks {
+                black: Rank::from_index(f.black_rank),
+                white: Rank::from_index(f.white_rank),
+            };
+            let kept = match self.rank_of {
+                None => self.ranks.accepts(&ranks),
+                Some(color) => self.ranks.contains(ranks.of_color(color)),
+            };
+            if !kept {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether a date (`yyyymmdd`) passes the year and month bounds.
+    fn dates_keep(&self, date: u32) -> bool {
+        if self.year_from.is_some() || self.year_to.is_some() {
+            let y = date / 10_000;
+            if y == 0 {
+                return false;
+            }
+            let y = y as u16;
+            if self.year_from.is_some_and(|f| y < f) || self.year_to.is_some_and(|t| y > t) {
+                return false;
+            }
+        }
+        if self.month_from.is_some() || self.month_to.is_some() {
+            let (year, month) = (date / 10_000, date / 100 % 100);
+            if year == 0 {
+                return false;
+            }
+            let (first, last) = match month {
+                1..=12 => (year * 100 + month, year * 100 + month),
+                _ => (year * 100 + 1, year * 100 + 12),
+            };
+            if self.month_from.is_some_and(|f| first < f) || self.month_to.is_some_and(|t| last > t)
+            {
+                return false;
+            }
+        }
+        true
+    }
+}
