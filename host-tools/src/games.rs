@@ -150,6 +150,23 @@ impl Default for Page {
     }
 }
 
+/// Whether a date (`yyyymmdd`, 0 when unknown) passes the month bounds (`yyyymm`): the
+/// months the game may be of are its month, or its whole year when the month is unknown.
+fn within_months(date: u32, from: Option<u32>, to: Option<u32>) -> bool {
+    if from.is_none() && to.is_none() {
+        return true;
+    }
+    let (year, month) = (date / 10_000, date / 100 % 100);
+    if year == 0 {
+        return false;
+    }
+    let (first, last) = match month {
+        1..=12 => (year * 100 + month, year * 100 + month),
+        _ => (year * 100 + 1, year * 100 + 12),
+    };
+    !(from.is_some_and(|f| first < f) || to.is_some_and(|t| last > t))
+}
+
 impl GameFilter {
     /// Whether the filter keeps every game.
     pub fn keeps_all(&self) -> bool {
@@ -193,20 +210,8 @@ impl GameFilter {
         {
             return false;
         }
-        if self.month_from.is_some() || self.month_to.is_some() {
-            let (year, month) = (g.date_key / 10_000, g.date_key / 100 % 100);
-            if year == 0 {
-                return false;
-            }
-            // The months the game may be of: its month, or its whole year.
-            let (first, last) = match month {
-                1..=12 => (year * 100 + month, year * 100 + month),
-                _ => (year * 100 + 1, year * 100 + 12),
-            };
-            if self.month_from.is_some_and(|f| first < f) || self.month_to.is_some_and(|t| last > t)
-            {
-                return false;
-            }
+        if !within_months(g.date_key, self.month_from, self.month_to) {
+            return false;
         }
         if !self.ranks.is_open() {
             let ranks = GameRanks::of(g);

@@ -7,7 +7,7 @@ use kifudex_core::columns::GameColumns;
 use kifudex_core::columns::{Dictionary, Facts};
 use kifudex_core::Color;
 
-use super::GameFilter;
+use super::{within_months, GameFilter};
 use crate::rank::{GameRanks, Rank, RankRange};
 
 /// Which names of a dictionary contain a text (lowercase, as the dictionary's).
@@ -153,20 +153,6 @@ impl<'a> Selection<'a> {
                 return false;
             }
         }
-        if self.month_from.is_some() || self.month_to.is_some() {
-            let (year, month) = (date / 10_000, date / 100 % 100);
-            if year == 0 {
-                return false;
-            }
-            let (first, last) = match month {
-                1..=12 => (year * 100 + month, year * 100 + month),
-                _ => (year * 100 + 1, year * 100 + 12),
-            };
-            if self.month_from.is_some_and(|f| first < f) || self.month_to.is_some_and(|t| last > t)
-            {
-                return false;
-            }
-        }
-        true
+        within_months(date, self.month_from, self.month_to)
     }
 }
