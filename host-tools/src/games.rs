@@ -6,13 +6,18 @@
 //! ([`kifudex_core::columns::GameColumns`]), not the game rows: a filter is compiled once
 //! over them (`select.rs`: [`Selection`]), a position's next moves are tallied in one walk
 //! over its occurrences (`count.rs`: [`Tallies`]), and a sorted list is read off the
-//! columns' precomputed orders when it holds a large share of the games.
+//! columns' precomputed orders when it holds a large share of the games. The occurrences
+//! of the positions most games reach are kept in memory once walked (`hot.rs`: [`Hot`]).
 
 mod count;
+mod hot;
 mod select;
 
 pub use count::Tallies;
+pub use hot::{Hot, HotPosition, HOT_CAPACITY, HOT_MIN};
 pub use select::Selection;
+
+use std::sync::Arc;
 
 use kifudex_core::board::Board;
 use kifudex_core::columns::{GameColumns, SortColumn};
@@ -229,18 +234,19 @@ impl GameFilter {
     /// The next moves of `board` (in any orientation; with `swap`, the colour-swapped
     /// position's too, colours exchanged back), counting only the games the filter
     /// accepts: from the index's precomputed statistics when it keeps every game, else
-    /// tallied over the game columns.
+    /// tallied over the game columns (reading the occurrences `hot` keeps, if given).
     pub fn next_moves(
         &self,
         index: &Index<'_>,
         columns: &GameColumns<'_>,
         board: &Board,
         swap: bool,
+        hot: Option<&Arc<Hot>>,
     ) -> Result<NextMoves, SearchError> {
         if self.keeps_all() {
             index.next_moves(board, swap)
         } else {
-            let selection = Selection::new(self, columns);
+            let selection = Selection::new(self, columns).with_hot(hot);
             Tallies::count(index, board, swap, &selection, 1, |_| Some(0)).next_moves(
                 index,
                 board,
@@ -341,7 +347,8 @@ pub struct GameList {
 
 /// Lists the games that reached `board` (in any orientation; with `swap`, those that
 /// reached the colour-exchanged position too) and pass `filter`, one entry per game, in
-/// the `sort` order, the `page` of them.
+/// the `sort` order, the `page` of them (reading the occurrences `hot` keeps, if given).
+#[allow(clippy::too_many_arguments)]
 pub fn list(
     index: &Index<'_>,
     columns: &GameColumns<'_>,
@@ -350,8 +357,9 @@ pub fn list(
     filter: &GameFilter,
     sort: Sort,
     page: Page,
+    hot: Option<&Arc<Hot>>,
 ) -> GameList {
-    let selection = Selection::new(filter, columns);
+    let selection = Selection::new(filter, columns).with_hot(hot);
     let all = matching(index, &selection, board, swap);
     GameList {
         matching: all.len(),
@@ -367,9 +375,34 @@ pub fn matching(
     board: &Board,
     swap: bool,
 ) -> Vec<Listed> {
+    if !swap {
+        // A kept position whose occurrences are one per game, in order: its list as it is,
+        // filtered in parallel (in order).
+        let hot = index
+            .find(board)
+            .and_then(|found| selection.hot().and_then(|h| h.get(index, &found)));
+        if let Some(h) = hot.filter(|h| h.firsts) {
+            return h
+                .occurrences
+                .par_iter()
+                .filter(|o| selection.keeps(o.game))
+                .map(|&occurrence| Listed {
+                    occurrence,
+                    swapped: false,
+                })
+                .collect();
+        }
+    }
     let mut list: Vec<Listed> = Vec::new();
     let mut add = |b: &Board, swapped: bool| {
         if let Some(found) = index.find(b) {
+            if let Some(h) = selection.hot().and_then(|h| h.get(index, &found)) {
+                list.extend(h.occurrences.iter().map(|&occurrence| Listed {
+                    occurrence,
+                    swapped,
+                }));
+                return;
+            }
             // In pieces on all cores, concatenated in order.
             let parts: Vec<Vec<Listed>> = count::pieces(found.start..found.end)
                 .into_par_iter()
@@ -458,11 +491,13 @@ fn sorted_page(columns: &GameColumns<'_>, list: &[Listed], sort: Sort, page: Pag
         }
         return take(&mut v.into_iter().map(|(_, l)| l));
     }
-    // Where each game of the list is in it.
-    let mut at = vec![u32::MAX; games];
-    for (i, l) in list.iter().enumerate() {
-        if let Some(slot) = at.get_mut(l.occurrence.game as usize) {
-            *slot = i as u32;
+    // Which games the list holds, one bit each (small enough to stay in cache while the
+    // order is walked); the list is in game order, so a game of the page is found in it
+    // by a binary search.
+    let mut held = vec![0u64; games.div_ceil(64)];
+    for l in list {
+        if let Some(w) = held.get_mut(l.occurrence.game as usize / 64) {
+            *w |= 1 << (l.occurrence.game % 64);
         }
     }
     let order = columns.order(column);
@@ -470,13 +505,16 @@ fn sorted_page(columns: &GameColumns<'_>, list: &[Listed], sort: Sort, page: Pag
     let mut out = Vec::new();
     let mut seen = 0usize;
     let mut emit = |id: u64| -> bool {
-        if let Some(&i) = at.get(id as usize) {
-            if i != u32::MAX {
-                if seen >= page.offset {
-                    out.push(list[i as usize]);
+        let has = held
+            .get(id as usize / 64)
+            .is_some_and(|w| w >> (id % 64) & 1 == 1);
+        if has {
+            if seen >= page.offset {
+                if let Ok(i) = list.binary_search_by_key(&id, |l| l.occurrence.game as u64) {
+                    out.push(list[i]);
                 }
-                seen += 1;
             }
+            seen += 1;
         }
         seen < wanted
     };
@@ -565,7 +603,16 @@ mod tests {
         let mut checked = 0;
         for moves in ["pd", "pd,dp", "pd,dc", "qd,dp", "pd,dd,pp", "qd,dd,pp"] {
             let b = board(moves);
-            let plain = list(index, columns, &b, false, &every, Sort::default(), all);
+            let plain = list(
+                index,
+                columns,
+                &b,
+                false,
+                &every,
+                Sort::default(),
+                all,
+                None,
+            );
             let swapped = list(
                 index,
                 columns,
@@ -574,8 +621,9 @@ mod tests {
                 &every,
                 Sort::default(),
                 all,
+                None,
             );
-            let both = list(index, columns, &b, true, &every, Sort::default(), all);
+            let both = list(index, columns, &b, true, &every, Sort::default(), all, None);
             let union: BTreeSet<u32> = ids(&plain).into_iter().chain(ids(&swapped)).collect();
             assert_eq!(
                 ids(&both),
@@ -623,6 +671,7 @@ mod tests {
                     limit: 3,
                     offset: 1,
                 },
+                None,
             );
             assert_eq!(page.matching, kept.len());
             assert_eq!(
@@ -637,6 +686,7 @@ mod tests {
                 &even,
                 Sort::parse("-newest").unwrap(),
                 all,
+                None,
             );
             assert_eq!(ids(&oldest), kept.iter().rev().copied().collect::<Vec<_>>());
         }
@@ -812,6 +862,23 @@ mod tests {
     /// (sorted by keys).
     #[test]
     fn the_columns_answer_as_the_rows() {
+        answers_as_the_rows(None);
+    }
+
+    /// The same with the positions' occurrences read from those [`Hot`] keeps: every
+    /// position kept, and only some (the bound reached: the others walked).
+    #[test]
+    fn the_kept_occurrences_answer_as_the_rows() {
+        let every = Arc::new(Hot::new(1, usize::MAX));
+        answers_as_the_rows(Some(&every));
+        assert!(every.held() > 600, "{}", every.held());
+        let some = Arc::new(Hot::new(2, 300));
+        answers_as_the_rows(Some(&some));
+        assert!(some.held() > 0 && some.held() <= 300, "{}", some.held());
+    }
+
+    /// [`the_columns_answer_as_the_rows`], reading the occurrences `hot` keeps.
+    fn answers_as_the_rows(hot: Option<&Arc<Hot>>) {
         let bytes = crate::sample::sample_index().unwrap();
         let file = kifudex_core::index_file::IndexFile::open_verified(&bytes).unwrap();
         let (index, columns) = (&file.index, &file.columns);
@@ -835,7 +902,7 @@ mod tests {
                     let want: NextMoves = index
                         .next_moves_where(&b, swap, |g| filter.accepts(g))
                         .unwrap();
-                    let got = filter.next_moves(index, columns, &b, swap).unwrap();
+                    let got = filter.next_moves(index, columns, &b, swap, hot).unwrap();
                     assert_eq!(got.classes(), want.classes(), "{filter:?} {moves}");
                     assert_eq!(got.total(), want.total());
                 }
@@ -853,39 +920,44 @@ mod tests {
                     ..GameFilter::default()
                 },
             ] {
-                let selection = Selection::new(&filter, columns);
-                let all = matching(index, &selection, &b, true);
-                walked += (all.len() * 16 >= index.game_count() as usize) as u32;
-                for name in [
-                    "newest", "date", "black", "white", "result", "event", "move",
-                ] {
-                    for descending in [false, true] {
-                        let sort =
-                            Sort::parse(&format!("{}{name}", if descending { "-" } else { "" }))
-                                .unwrap();
-                        let want = reference_sort(index, &all, sort);
-                        let got = list(index, columns, &b, true, &filter, sort, every);
-                        assert_eq!(got.games, want, "{moves} {sort:?}");
-                        for page in [
-                            Page::first(3),
-                            Page {
-                                limit: 5,
-                                offset: 7,
-                            },
-                            Page {
-                                limit: 10,
-                                offset: want.len().saturating_sub(4),
-                            },
-                        ] {
-                            let got = list(index, columns, &b, true, &filter, sort, page);
-                            let want: Vec<Listed> = want
-                                .iter()
-                                .skip(page.offset)
-                                .take(page.limit)
-                                .copied()
-                                .collect();
-                            assert_eq!(got.games, want, "{moves} {sort:?} {page:?}");
-                            assert_eq!(got.matching, all.len());
+                for swap in [false, true] {
+                    // The reference walks the index's occurrences.
+                    let selection = Selection::new(&filter, columns);
+                    let all = matching(index, &selection, &b, swap);
+                    walked += (all.len() * 16 >= index.game_count() as usize) as u32;
+                    for name in [
+                        "newest", "date", "black", "white", "result", "event", "move",
+                    ] {
+                        for descending in [false, true] {
+                            let sort = Sort::parse(&format!(
+                                "{}{name}",
+                                if descending { "-" } else { "" }
+                            ))
+                            .unwrap();
+                            let want = reference_sort(index, &all, sort);
+                            let got = list(index, columns, &b, swap, &filter, sort, every, hot);
+                            assert_eq!(got.games, want, "{moves} {sort:?}");
+                            for page in [
+                                Page::first(3),
+                                Page {
+                                    limit: 5,
+                                    offset: 7,
+                                },
+                                Page {
+                                    limit: 10,
+                                    offset: want.len().saturating_sub(4),
+                                },
+                            ] {
+                                let got = list(index, columns, &b, swap, &filter, sort, page, hot);
+                                let want: Vec<Listed> = want
+                                    .iter()
+                                    .skip(page.offset)
+                                    .take(page.limit)
+                                    .copied()
+                                    .collect();
+                                assert_eq!(got.games, want, "{moves} {sort:?} {page:?}");
+                                assert_eq!(got.matching, all.len());
+                            }
                         }
                     }
                 }

@@ -31,6 +31,7 @@ pub mod scan;
 pub mod years;
 
 use std::path::Path;
+use std::sync::Arc;
 
 use anyhow::{anyhow, Result};
 use kifudex_core::board::Board;
@@ -46,7 +47,7 @@ use kifudex_core::Color;
 pub use error::ExploreError;
 pub use play::PlayBoard;
 
-use crate::games::{self, GameFilter, Page};
+use crate::games::{self, GameFilter, Hot, Page};
 use crate::pattern::PatternRequest;
 use crate::IndexBytes;
 use answer::{
@@ -91,6 +92,8 @@ pub struct Explorer<'a> {
     predictor: Option<Predictor<'a>>,
     /// The pattern scans: kept, counted, run on their pool.
     scans: Scans,
+    /// The occurrences of the positions most games reach, kept once walked.
+    hot: Arc<Hot>,
 }
 
 /// The next moves of `board`, counting the games `filter` keeps.
@@ -100,9 +103,10 @@ fn next_moves(
     board: &Board,
     swap: bool,
     filter: &GameFilter,
+    hot: Option<&Arc<Hot>>,
 ) -> Result<NextMoves, ExploreError> {
     filter
-        .next_moves(index, columns, board, swap)
+        .next_moves(index, columns, board, swap, hot)
         .map_err(ExploreError::Search)
 }
 
@@ -140,6 +144,7 @@ impl<'a> Explorer<'a> {
             name,
             predictor: None,
             scans: Scans::new(ScanOptions::default())?,
+            hot: Arc::new(Hot::default()),
         })
     }
 
@@ -232,7 +237,14 @@ impl<'a> Explorer<'a> {
     /// keeps (all of them by default, from the index's precomputed statistics).
     pub fn search(&self, q: &SearchRequest) -> Result<SearchAnswer, ExploreError> {
         let board = board_at(&q.at)?;
-        let next = next_moves(&self.index, &self.columns, &board, q.swap, &q.filter)?;
+        let next = next_moves(
+            &self.index,
+            &self.columns,
+            &board,
+            q.swap,
+            &q.filter,
+            Some(&self.hot),
+        )?;
         let hashes = board.bgo_hashes().0;
         let classes = next
             .classes()
@@ -275,6 +287,7 @@ impl<'a> Explorer<'a> {
             &q.filter,
             q.sort,
             q.page,
+            Some(&self.hot),
         );
         let games = list
             .games
@@ -299,7 +312,16 @@ impl<'a> Explorer<'a> {
     pub fn years(&self, q: &YearsRequest) -> Result<YearsAnswer, ExploreError> {
         let s = &q.search;
         let board = board_at(&s.at)?;
-        years::years(&self.index, &self.columns, &board, s.swap, &s.filter, q.top)
+        let hot = Some(&self.hot);
+        years::years(
+            &self.index,
+            &self.columns,
+            &board,
+            s.swap,
+            &s.filter,
+            q.top,
+            hot,
+        )
     }
 
     /// How often the top next moves of a position were played by players of each range of
@@ -307,7 +329,16 @@ impl<'a> Explorer<'a> {
     pub fn ranks(&self, q: &RanksRequest) -> Result<answer::RanksAnswer, ExploreError> {
         let s = &q.search;
         let board = board_at(&s.at)?;
-        ranks::ranks(&self.index, &self.columns, &board, s.swap, &s.filter, q.top)
+        let hot = Some(&self.hot);
+        ranks::ranks(
+            &self.index,
+            &self.columns,
+            &board,
+            s.swap,
+            &s.filter,
+            q.top,
+            hot,
+        )
     }
 
     /// A stored game for the replay board: information, setup, moves with their captures.

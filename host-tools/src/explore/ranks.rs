@@ -3,6 +3,8 @@
 //! (the players in different ranges) or `unknown` (a rank that cannot be read), and the
 //! next moves are counted again over each range's games.
 
+use std::sync::Arc;
+
 use kifudex_core::board::Board;
 use kifudex_core::columns::GameColumns;
 use kifudex_core::index::{Game, Index};
@@ -10,7 +12,7 @@ use kifudex_core::index::{Game, Index};
 use super::answer::{RankBin, RanksAnswer};
 use super::years::{counts_of, top_moves};
 use super::{next_moves, ExploreError};
-use crate::games::{GameFilter, Selection, Tallies};
+use crate::games::{GameFilter, Hot, Selection, Tallies};
 use crate::rank::{GameRanks, Grade, Rank};
 
 /// A rank as a grade and its number.
@@ -80,11 +82,12 @@ pub fn ranks(
     swap: bool,
     filter: &GameFilter,
     top: usize,
+    hot: Option<&Arc<Hot>>,
 ) -> Result<RanksAnswer, ExploreError> {
-    let next = next_moves(index, columns, board, swap, filter)?;
+    let next = next_moves(index, columns, board, swap, filter, hot)?;
     let top: Vec<_> = next.classes().iter().take(top).copied().collect();
     // The position's occurrences tallied once, by bin.
-    let selection = Selection::new(filter, columns);
+    let selection = Selection::new(filter, columns).with_hot(hot);
     let tallies = Tallies::count(index, board, swap, &selection, UNKNOWN + 1, |id| {
         let f = columns.facts(id);
         Some(bin_of_ranks(GameRanks {
@@ -223,7 +226,8 @@ mod tests {
     }
 
     /// The profiles from the columns' tallies equal those counted from the rows, bin by
-    /// bin, with and without filters and the colour swap.
+    /// bin, with and without filters and the colour swap, walking the index's occurrences
+    /// and reading the kept ones ([`Hot`]).
     #[test]
     fn profiles_equal_the_row_based_counts() {
         let bytes = crate::sample::sample_index().unwrap();
@@ -248,11 +252,17 @@ mod tests {
             },
         ];
         let mut nonempty = 0;
-        for moves in ["", "pd", "pd,dd", "qd,dd,pp"] {
+        // Walking the index's occurrences, and reading every position's from the kept
+        // ones (each position kept: at least one occurrence).
+        let every = Arc::new(Hot::new(1, usize::MAX));
+        for (moves, hot) in ["", "pd", "pd,dd", "qd,dd,pp"]
+            .into_iter()
+            .flat_map(|m| [(m, None), (m, Some(&every))])
+        {
             let b = board(moves);
             for filter in &filters {
                 for swap in [false, true] {
-                    let r = ranks(index, columns, &b, swap, filter, 5).unwrap();
+                    let r = ranks(index, columns, &b, swap, filter, 5, hot).unwrap();
                     let want = ranks_from_rows(index, &b, swap, filter);
                     for (bin, (total, classes)) in r.bins.iter().zip(&want) {
                         assert_eq!(bin.total, *total, "{moves} {filter:?} {}", bin.ranks);
@@ -269,7 +279,7 @@ mod tests {
                         assert_eq!(bin.counts, counts, "{moves} {filter:?} {}", bin.ranks);
                         nonempty += (bin.total > 0) as u32;
                     }
-                    let y = years(index, columns, &b, swap, filter, 5).unwrap();
+                    let y = years(index, columns, &b, swap, filter, 5, hot).unwrap();
                     let top: Vec<_> = y.top.iter().map(|t| (t.color, t.mv)).collect();
                     let want = years_from_rows(index, &b, swap, filter, &top);
                     let got: Vec<_> = y
@@ -283,6 +293,7 @@ mod tests {
             }
         }
         assert!(nonempty > 100, "{nonempty}");
+        assert!(every.held() > 0);
     }
 
     /// The ranges cover the scale once each, weakest first.

@@ -3,6 +3,7 @@
 //! again with each range as a year filter.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use kifudex_core::board::Board;
 use kifudex_core::columns::GameColumns;
@@ -11,7 +12,7 @@ use kifudex_core::search::{NextMove, NextMoves};
 
 use super::answer::{TopMove, YearBin, YearsAnswer};
 use super::{next_moves, ExploreError};
-use crate::games::{GameFilter, Selection, Tallies};
+use crate::games::{GameFilter, Hot, Selection, Tallies};
 
 /// The year ranges of the popularity chart: one per year when the years span at most
 /// this many, else wider ranges (2, 5, 10, ... years) so there are at most this many.
@@ -35,11 +36,12 @@ pub fn years(
     swap: bool,
     filter: &GameFilter,
     top: usize,
+    hot: Option<&Arc<Hot>>,
 ) -> Result<YearsAnswer, ExploreError> {
-    let next = next_moves(index, columns, board, swap, filter)?;
+    let next = next_moves(index, columns, board, swap, filter, hot)?;
     let top: Vec<_> = next.classes().iter().take(top).copied().collect();
     // Every known year of the filter's games is a bin of its own (0 = 1 + the year).
-    let selection = Selection::new(filter, columns);
+    let selection = Selection::new(filter, columns).with_hot(hot);
     let by_year = Tallies::count(index, board, swap, &selection, 1 << 16, |id| {
         year_of(columns, id).map(|y| y as usize)
     });

@@ -17,6 +17,7 @@ use kifudex_core::Color;
 
 use rayon::prelude::*;
 
+use super::hot::slot;
 use super::select::Selection;
 
 /// Occurrences walked by one piece of a parallel walk.
@@ -27,6 +28,16 @@ pub(super) fn pieces(range: std::ops::Range<usize>) -> Vec<std::ops::Range<usize
     (range.start..range.end)
         .step_by(PIECE)
         .map(|s| s..(s + PIECE).min(range.end))
+        .collect()
+}
+
+/// `0..len` cut into one piece per thread (of at least [`PIECE`]): a walk of kept
+/// occurrences is fast, and each piece's tallies cost their size (a profile's many bins).
+fn even_pieces(len: usize) -> Vec<std::ops::Range<usize>> {
+    let size = len.div_ceil(rayon::current_num_threads().max(1)).max(PIECE);
+    (0..len)
+        .step_by(size)
+        .map(|s| s..(s + size).min(len))
         .collect()
 }
 
@@ -43,10 +54,11 @@ impl Tally {
         Tally(vec![[0; 3]; SLOTS])
     }
 
+    /// Adds an occurrence whose next move has tally slot `slot` ([`slot`]), in a game
+    /// `winner` won.
     #[inline]
-    fn add(&mut self, record: u64, orientation: Transform, winner: Option<Color>) {
-        let slot = (record as usize & 1023) * 8 + orientation.index();
-        if let Some(t) = self.0.get_mut(slot) {
+    fn add_slot(&mut self, slot: u16, winner: Option<Color>) {
+        if let Some(t) = self.0.get_mut(slot as usize) {
             t[0] = t[0].saturating_add(1);
             t[1] = t[1].saturating_add((winner == Some(Color::Black)) as u32);
             t[2] = t[2].saturating_add((winner == Some(Color::White)) as u32);
@@ -121,24 +133,42 @@ impl Tallies {
                 continue;
             }
             let columns = selection.columns();
-            // In pieces on all cores, summed.
-            let tallies = pieces(found.start..found.end)
+            let hot = selection.hot().and_then(|h| h.get(index, &found));
+            // In pieces on all cores, summed: from the kept occurrences of a hot position,
+            // else walking the index's.
+            let ranges = match &hot {
+                Some(h) => even_pieces(h.len()),
+                None => pieces(found.start..found.end),
+            };
+            let tallies = ranges
                 .into_par_iter()
                 .map(|piece| {
                     let mut tallies: Vec<Option<Tally>> = vec![None; bins];
-                    index.for_each_occurrence_in(piece, |occ, (color, mv)| {
-                        if !selection.keeps(occ.game) {
+                    let mut add = |game: u32, slot: u16| {
+                        if !selection.keeps(game) {
                             return;
                         }
-                        let Some(bin) = bin_of(occ.game) else { return };
+                        let Some(bin) = bin_of(game) else { return };
                         if let Some(t) = tallies.get_mut(bin) {
-                            t.get_or_insert_with(Tally::new).add(
-                                encode_move(color, mv),
-                                occ.orientation,
-                                columns.facts(occ.game).winner,
-                            );
+                            t.get_or_insert_with(Tally::new)
+                                .add_slot(slot, columns.facts(game).winner);
                         }
-                    });
+                    };
+                    match &hot {
+                        Some(h) => {
+                            let occurrences = h.occurrences.get(piece.clone()).unwrap_or(&[]);
+                            let slots = h.slots.get(piece).unwrap_or(&[]);
+                            for (o, &s) in occurrences.iter().zip(slots) {
+                                add(o.game, s);
+                            }
+                        }
+                        None => index.for_each_occurrence_in(piece, |occ, (color, mv)| {
+                            add(
+                                occ.game,
+                                slot(encode_move(color, mv), occ.orientation.index()),
+                            )
+                        }),
+                    }
                     tallies
                 })
                 .reduce_with(|mut a, b| {

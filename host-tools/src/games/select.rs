@@ -7,6 +7,9 @@ use kifudex_core::columns::GameColumns;
 use kifudex_core::columns::{Dictionary, Facts};
 use kifudex_core::Color;
 
+use std::sync::Arc;
+
+use super::hot::Hot;
 use super::{within_months, GameFilter};
 use crate::rank::{GameRanks, Rank, RankRange};
 
@@ -35,6 +38,8 @@ pub struct Selection<'a> {
     events: Option<Vec<bool>>,
     ranks: RankRange,
     rank_of: Option<Color>,
+    /// The hot positions' occurrences of the index, if kept.
+    hot: Option<Arc<Hot>>,
 }
 
 impl<'a> Selection<'a> {
@@ -67,7 +72,19 @@ impl<'a> Selection<'a> {
                 .map(|e| matching_names(columns.events(), e)),
             ranks: filter.ranks,
             rank_of: filter.rank_of,
+            hot: None,
         }
+    }
+
+    /// Reads the occurrences of the positions `hot` keeps (of the same index) from it.
+    pub fn with_hot(mut self, hot: Option<&Arc<Hot>>) -> Selection<'a> {
+        self.hot = hot.cloned();
+        self
+    }
+
+    /// The hot positions' occurrences it reads, if any.
+    pub fn hot(&self) -> Option<&Hot> {
+        self.hot.as_deref()
     }
 
     /// Whether every game passes.
