@@ -6,7 +6,9 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
+use kifudex_core::columns::GameColumns;
 use kifudex_core::index::Index;
+use kifudex_core::index_file::IndexFileHeader;
 use kifudex_core::pattern::accel::BLOCK_GAMES;
 use kifudex_core::pattern::{
     Area, BlockLines, ContinuationStats, Hit, Pattern, PatternIndex, PatternQuery, ScanPlan,
@@ -14,7 +16,7 @@ use kifudex_core::pattern::{
 use kifudex_core::{Color, Point};
 use rayon::prelude::*;
 
-use crate::games::{GameFilter, Page};
+use crate::games::{GameFilter, Page, Selection};
 use crate::mapped;
 
 /// What to search for, and in which games. Equal requests ask the same question (the
@@ -108,18 +110,38 @@ fn filters(f: &GameFilter) -> bool {
     !f.keeps_all()
 }
 
-/// The games of `block` that pass the filter (bit `g`: game `64 * block + g`).
-fn block_mask(index: &Index<'_>, filter: &GameFilter, block: usize) -> u64 {
+/// The filter compiled once over the index's game columns ([`Selection`]); `None` when it
+/// keeps every game, or when the columns cannot be opened (the rows are read then).
+fn selection<'a>(index: &Index<'a>, filter: &GameFilter) -> Option<Selection<'a>> {
+    if !filters(filter) {
+        return None;
+    }
+    let c = index.container();
+    let h: IndexFileHeader = c.header().ok()?;
+    let columns = GameColumns::open(&h.columns, c.body, index.game_count()).ok()?;
+    Some(Selection::new(filter, &columns))
+}
+
+/// The games of `block` that pass the filter (bit `g`: game `64 * block + g`): read from
+/// the game columns with `selection`, else from the rows.
+fn block_mask(
+    index: &Index<'_>,
+    filter: &GameFilter,
+    selection: Option<&Selection<'_>>,
+    block: usize,
+) -> u64 {
     if !filters(filter) {
         return !0;
     }
     let first = (block * BLOCK_GAMES) as u32;
     let mut mask = 0u64;
     for g in 0..BLOCK_GAMES as u32 {
-        if index
-            .game(first + g)
-            .is_some_and(|game| filter.accepts(&game))
-        {
+        let id = first + g;
+        let kept = match selection {
+            Some(s) => id < index.game_count() && s.keeps(id),
+            None => index.game(id).is_some_and(|game| filter.accepts(&game)),
+        };
+        if kept {
             mask |= 1 << g;
         }
     }
@@ -160,6 +182,8 @@ pub struct BlockSearch<'a, 'q> {
     /// The plan, built in place on the heap (a plan is large: moved, it is copied); always
     /// `Some` once [`BlockSearch::new`] returns.
     plan: Box<Option<ScanPlan<'q>>>,
+    /// The filter compiled over the game columns, once.
+    selection: Option<Selection<'a>>,
 }
 
 impl<'a, 'q> BlockSearch<'a, 'q> {
@@ -179,6 +203,7 @@ impl<'a, 'q> BlockSearch<'a, 'q> {
             req,
             q,
             plan,
+            selection: selection(index, &req.filter),
         }
     }
 
@@ -210,7 +235,15 @@ impl<'a, 'q> BlockSearch<'a, 'q> {
 
     fn report_and_list(&self, blocks: Range<usize>, list: bool) -> (PatternReport, Vec<GameHits>) {
         match self.plan.as_ref() {
-            Some(plan) => report_blocks(self.index, self.data, self.req, plan, blocks, list),
+            Some(plan) => report_blocks(
+                self.index,
+                self.data,
+                self.req,
+                plan,
+                self.selection.as_ref(),
+                blocks,
+                list,
+            ),
             None => (self.empty_report(), Vec::new()),
         }
     }
@@ -219,7 +252,14 @@ impl<'a, 'q> BlockSearch<'a, 'q> {
     /// and region.
     pub fn hits(&self, blocks: Range<usize>) -> Vec<(u32, Hit)> {
         match self.plan.as_ref() {
-            Some(plan) => hits_of_blocks(self.index, self.data, self.req, plan, blocks),
+            Some(plan) => hits_of_blocks(
+                self.index,
+                self.data,
+                self.req,
+                plan,
+                self.selection.as_ref(),
+                blocks,
+            ),
             None => Vec::new(),
         }
     }
@@ -273,6 +313,7 @@ fn report_blocks(
     data: &PatternIndex<'_>,
     req: &PatternRequest,
     plan: &ScanPlan<'_>,
+    selection: Option<&Selection<'_>>,
     blocks: Range<usize>,
     list_games: bool,
 ) -> (PatternReport, Vec<GameHits>) {
@@ -281,7 +322,7 @@ fn report_blocks(
     let lines = read_ahead_lines(data, plan);
     let scan = |(mut acc, mut listed): (PatternReport, Vec<GameHits>), b: usize| {
         read_ahead(data, &lines, b + 1);
-        let mask = block_mask(index, &req.filter, b);
+        let mask = block_mask(index, &req.filter, selection, b);
         let mut last = u32::MAX;
         let mut year = 0u16;
         // The block's games with hits: (first hit's move number, hits), by game.
@@ -354,13 +395,14 @@ fn hits_of_blocks(
     data: &PatternIndex<'_>,
     req: &PatternRequest,
     plan: &ScanPlan<'_>,
+    selection: Option<&Selection<'_>>,
     blocks: Range<usize>,
 ) -> Vec<(u32, Hit)> {
     let blocks = blocks.start..blocks.end.min(data.block_count());
     let lines = read_ahead_lines(data, plan);
     let block_hits = |b: usize| {
         read_ahead(data, &lines, b + 1);
-        let mask = block_mask(index, &req.filter, b);
+        let mask = block_mask(index, &req.filter, selection, b);
         let mut hits = Vec::new();
         data.scan_block(index, plan, b, mask, &mut |id, _, h: &Hit| {
             hits.push((id, *h))
@@ -396,7 +438,17 @@ pub fn search(index: &Index<'_>, data: &PatternIndex<'_>, req: &PatternRequest) 
     let q = req.query();
     let mut slot = None;
     let plan = ScanPlan::new_in(&mut slot, &q);
-    report_blocks(index, data, req, plan, 0..data.block_count(), false).0
+    let selection = selection(index, &req.filter);
+    report_blocks(
+        index,
+        data,
+        req,
+        plan,
+        selection.as_ref(),
+        0..data.block_count(),
+        false,
+    )
+    .0
 }
 
 /// Blocks searched at once when hits are streamed in order.
@@ -414,11 +466,12 @@ pub fn for_each_hit(
     let q = req.query();
     let mut slot = None;
     let plan = ScanPlan::new_in(&mut slot, &q);
+    let selection = selection(index, &req.filter);
     let n = data.block_count();
     let mut start = 0;
     while start < n {
         let end = (start + STREAM_BLOCKS).min(n);
-        for (id, h) in hits_of_blocks(index, data, req, plan, start..end) {
+        for (id, h) in hits_of_blocks(index, data, req, plan, selection.as_ref(), start..end) {
             if !f(id, &h) {
                 return;
             }
