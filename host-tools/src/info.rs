@@ -5,7 +5,7 @@ use std::fmt::Write;
 use anyhow::{anyhow, Result};
 use kifudex_core::book::Book;
 use kifudex_core::format::{Container, Kind, Section};
-use kifudex_core::index_file::IndexFile;
+use kifudex_core::index_file::{IndexFile, IndexFileHeader};
 
 use crate::numbers::{games_kept, limit, occurrences, thousands, GAMES_KEPT, OCCURRENCES};
 
@@ -153,6 +153,22 @@ pub fn describe(bytes: &[u8], verify: bool) -> Result<String> {
         "  pattern search:      {} bytes ({:.1} bytes per game; docs/PATTERNS.md)",
         thousands(pattern_bytes),
         pattern_bytes as f64 / h.games.max(1) as f64
+    );
+    // The header decoded when the file was opened: it decodes again.
+    let columns = index
+        .container()
+        .header::<IndexFileHeader>()
+        .map(|h| h.columns)
+        .map_err(|e| anyhow!(crate::invalid_index(e)))?;
+    for (name, sec) in columns.sections() {
+        section(&mut s, name, sec);
+    }
+    let column_bytes = columns.bytes();
+    let _ = writeln!(
+        s,
+        "  game columns:        {} bytes ({:.1} bytes per game; docs/FORMAT.md)",
+        thousands(column_bytes),
+        column_bytes as f64 / h.games.max(1) as f64
     );
     Ok(s)
 }

@@ -654,7 +654,7 @@ fn the_build_summary_and_info_agree_and_add_up() {
             Some((name.trim().to_string(), number(bytes)))
         })
         .collect();
-    assert_eq!(sections.len(), 20, "{info}");
+    assert_eq!(sections.len(), 40, "{info}");
     assert!(sections.iter().map(|(_, b)| b).sum::<u64>() < file_len);
     let pattern_sum: u64 = sections
         .iter()
@@ -674,6 +674,9 @@ fn the_build_summary_and_info_agree_and_add_up() {
         pattern_sum,
         "{info}"
     );
+    // The game columns' sections: the last 20, summed in their line.
+    let columns_sum: u64 = sections[20..].iter().map(|(_, b)| b).sum();
+    assert_eq!(count_after(&info, "game columns:").0, columns_sum, "{info}");
     let o = kifudex(&[
         "pattern",
         "--index",
