@@ -507,7 +507,7 @@ fn sorted_page(columns: &GameColumns<'_>, list: &[Listed], sort: Sort, page: Pag
     let mut emit = |id: u64| -> bool {
         let has = held
             .get(id as usize / 64)
-            .is_some_and(|w| w >> (id % 64) & 1 == 1);
+            .is_some_and(|w| (w >> (id % 64)) & 1 == 1);
         if has {
             if seen >= page.offset {
                 if let Ok(i) = list.binary_search_by_key(&id, |l| l.occurrence.game as u64) {

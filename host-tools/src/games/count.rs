@@ -132,7 +132,6 @@ impl Tallies {
                 // the aggregation, from the same tally.
                 continue;
             }
-            let columns = selection.columns();
             let hot = selection.hot().and_then(|h| h.get(index, &found));
             // In pieces on all cores, summed: from the kept occurrences of a hot position,
             // else walking the index's.
@@ -145,13 +144,13 @@ impl Tallies {
                 .map(|piece| {
                     let mut tallies: Vec<Option<Tally>> = vec![None; bins];
                     let mut add = |game: u32, slot: u16| {
-                        if !selection.keeps(game) {
+                        let Some(facts) = selection.kept(game) else {
                             return;
-                        }
+                        };
                         let Some(bin) = bin_of(game) else { return };
                         if let Some(t) = tallies.get_mut(bin) {
                             t.get_or_insert_with(Tally::new)
-                                .add_slot(slot, columns.facts(game).winner);
+                                .add_slot(slot, facts.winner);
                         }
                     };
                     match &hot {

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use super::hot::Hot;
 use super::{within_months, GameFilter};
-use crate::rank::{GameRanks, Rank, RankRange};
+use crate::rank::{Rank, RankRange};
 
 /// Which names of a dictionary contain a text (lowercase, as the dictionary's).
 fn matching_names(d: &Dictionary<'_>, part: &str) -> Vec<bool> {
@@ -38,6 +38,8 @@ pub struct Selection<'a> {
     events: Option<Vec<bool>>,
     ranks: RankRange,
     rank_of: Option<Color>,
+    /// By rank code (0-63, [`Rank::from_index`]): whether the rank lies within `ranks`.
+    rank_in: [bool; 64],
     /// The hot positions' occurrences of the index, if kept.
     hot: Option<Arc<Hot>>,
 }
@@ -72,6 +74,9 @@ impl<'a> Selection<'a> {
                 .map(|e| matching_names(columns.events(), e)),
             ranks: filter.ranks,
             rank_of: filter.rank_of,
+            rank_in: std::array::from_fn(|code| {
+                filter.ranks.contains(Rank::from_index(code as u8))
+            }),
             hot: None,
         }
     }
@@ -100,10 +105,17 @@ impl<'a> Selection<'a> {
     /// Whether game `id` passes (as [`GameFilter::accepts`] its row).
     #[inline]
     pub fn keeps(&self, id: u32) -> bool {
-        if self.all {
-            return true;
-        }
+        self.all || self.kept(id).is_some()
+    }
+
+    /// Game `id`'s facts if it passes ([`Selection::keeps`]): what a loop that reads them
+    /// next (its winner, its ranks) would decode again.
+    #[inline]
+    pub fn kept(&self, id: u32) -> Option<Facts> {
         let c = &self.columns;
+        if self.all {
+            return Some(c.facts(id));
+        }
         if self.year_from.is_some()
             || self.year_to.is_some()
             || self.month_from.is_some()
@@ -111,51 +123,49 @@ impl<'a> Selection<'a> {
         {
             let date = c.date(id);
             if !self.dates_keep(date) {
-                return false;
+                return None;
             }
         }
         let f: Facts = c.facts(id);
         if self.handicap.is_some_and(|h| h != f.handicap) {
-            return false;
+            return None;
         }
         if self.winner.is_some() && self.winner != f.winner {
-            return false;
+            return None;
         }
         if let Some(k) = self.komi {
             if k != Some(f.komi) {
-                return false;
+                return None;
             }
         }
         if let Some(m) = &self.rules {
             if !m.get(f.rules as usize).copied().unwrap_or(false) {
-                return false;
+                return None;
             }
         }
         if let Some(m) = &self.events {
             if !m.get(c.event(id) as usize).copied().unwrap_or(false) {
-                return false;
+                return None;
             }
         }
         if let Some(m) = &self.players {
             let has = |p: u32| m.get(p as usize).copied().unwrap_or(false);
             if !has(c.black(id)) && !has(c.white(id)) {
-                return false;
+                return None;
             }
         }
         if !self.ranks.is_open() {
-            let ranks = GameRanks {
-                black: Rank::from_index(f.black_rank),
-                white: Rank::from_index(f.white_rank),
-            };
+            let within = |code: u8| self.rank_in[code as usize & 63];
             let kept = match self.rank_of {
-                None => self.ranks.accepts(&ranks),
-                Some(color) => self.ranks.contains(ranks.of_color(color)),
+                None => within(f.black_rank) && within(f.white_rank),
+                Some(Color::Black) => within(f.black_rank),
+                Some(Color::White) => within(f.white_rank),
             };
             if !kept {
-                return false;
+                return None;
             }
         }
-        true
+        Some(f)
     }
 
     /// Whether a date (`yyyymmdd`) passes the year and month bounds.
