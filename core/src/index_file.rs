@@ -17,7 +17,7 @@ use crate::columns::COLUMNS_VERSION;
 use crate::columns::{ColumnsHeader, GameColumns};
 use crate::format::{Container, FormatError, Kind};
 use crate::index::{Index, IndexHeader};
-use crate::pattern::accel::PATTERN_DATA_VERSION;
+use crate::pattern::stored::header::PATTERN_DATA_VERSION;
 use crate::pattern::{PatternHeader, PatternIndex};
 
 /// The header of an index file: the index's part, then pattern search's, then the game

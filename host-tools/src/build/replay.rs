@@ -3,7 +3,7 @@
 //! canonical key of every indexed position.
 
 use kifudex_core::board::{Board, Rules};
-use kifudex_core::pattern::summary::{removal_record, PackedSummary, Summarizer};
+use kifudex_core::pattern::stored::summary::{removal_record, PackedSummary, Summarizer};
 use kifudex_core::stored::{decode_move, encode_move, SetupRecord, StoredGame, MAX_GAME_MOVES};
 use kifudex_core::{Color, Event, Move, Size};
 
@@ -33,7 +33,7 @@ pub struct ReplayedGame {
     /// The order of reading: (input number, source number within the input); with the
     /// tree number, what decides which of two equal games is a duplicate.
     pub read_rank: (u32, u32),
-    /// What pattern search keeps of the game ([`kifudex_core::pattern::summary`]), noted
+    /// What pattern search keeps of the game ([`kifudex_core::pattern::stored::summary`]), noted
     /// during this replay: its block bits and corner records...
     pub pattern: PackedSummary,
     /// ...and the stones its moves removed ([`removal_record`]s, in order).

@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use kifudex_core::index::Index;
-use kifudex_core::pattern::accel::BLOCK_GAMES;
+use kifudex_core::pattern::stored::block_games::{block_of, game_id};
 use kifudex_core::pattern::{Hit, PatternHeader, PatternIndex};
 
 use super::answer::{
@@ -111,7 +111,7 @@ fn hits_page(
     let mut first_block = None;
     for g in &scan.games {
         if before + g.hits as usize > page.offset {
-            first_block = Some(g.game as usize / BLOCK_GAMES);
+            first_block = Some(block_of(g.game).0);
             break;
         }
         before += g.hits as usize;
@@ -119,7 +119,7 @@ fn hits_page(
     let Some(first_block) = first_block.filter(|_| page.limit > 0) else {
         return out;
     };
-    let block_start = (first_block * BLOCK_GAMES) as u32;
+    let block_start = game_id(first_block, 0);
     let mut seen: usize = scan
         .games
         .iter()

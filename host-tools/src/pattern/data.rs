@@ -1,4 +1,4 @@
-//! The pattern-search acceleration data of an index (`kifudex_core::pattern::accel`)
+//! The pattern-search acceleration data of an index (`kifudex_core::pattern::stored`)
 //! computed a second way, from the index's stored games: one replay per game
 //! (`summarize`, on a board without hashes), blocks of games in parallel, written by the
 //! core's `PatternWriter`. A search reads the sections the build stored in the index
@@ -8,9 +8,10 @@
 use anyhow::{anyhow, Result};
 use kifudex_core::format::Body;
 use kifudex_core::index::Index;
-use kifudex_core::pattern::accel::{PatternHeader, BLOCK_GAMES};
-use kifudex_core::pattern::summary::{summarize, GameSummary};
-use kifudex_core::pattern::writer::PatternWriter;
+use kifudex_core::pattern::stored::block_games::{block_count, games_of};
+use kifudex_core::pattern::stored::summary::{summarize, GameSummary};
+use kifudex_core::pattern::stored::writer::PatternWriter;
+use kifudex_core::pattern::PatternHeader;
 use kifudex_core::pattern::PatternIndex;
 use kifudex_core::Point;
 use rayon::prelude::*;
@@ -34,7 +35,7 @@ impl PatternData {
     /// Computes the data of every game of `index`.
     pub fn compute(index: &Index<'_>) -> PatternData {
         let games = index.game_count();
-        let n_blocks = (games as usize).div_ceil(BLOCK_GAMES);
+        let n_blocks = block_count(games);
         let mut writer = PatternWriter::new();
         // Blocks of games replayed in parallel, a bounded batch at a time (memory holds
         // one batch's summaries beside the growing writer), then written in order.
@@ -43,9 +44,7 @@ impl PatternData {
             let blocks: Vec<Vec<Replayed>> = (start..end)
                 .into_par_iter()
                 .map(|b| {
-                    let first = (b * BLOCK_GAMES) as u32;
-                    let last = (first + BLOCK_GAMES as u32).min(games);
-                    (first..last)
+                    games_of(b, games)
                         .map(|id| {
                             let mut removed = Vec::new();
                             let s = match (index.stored_game(id), index.game(id)) {

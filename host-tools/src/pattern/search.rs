@@ -9,7 +9,7 @@ use std::ops::Range;
 use kifudex_core::columns::GameColumns;
 use kifudex_core::index::Index;
 use kifudex_core::index_file::IndexFileHeader;
-use kifudex_core::pattern::accel::BLOCK_GAMES;
+use kifudex_core::pattern::stored::block_games::{block_of, game_id, games_of, BLOCK_GAMES};
 use kifudex_core::pattern::{
     Area, BlockLines, ContinuationStats, Hit, Pattern, PatternIndex, PatternQuery, ScanPlan,
 };
@@ -133,7 +133,7 @@ fn block_mask(
     if !filters(filter) {
         return !0;
     }
-    let first = (block * BLOCK_GAMES) as u32;
+    let first = game_id(block, 0);
     let mut mask = 0u64;
     for g in 0..BLOCK_GAMES as u32 {
         let id = first + g;
@@ -214,7 +214,7 @@ impl<'a, 'q> BlockSearch<'a, 'q> {
 
     /// Number of games in the blocks before `block` (for progress: games searched).
     pub fn games_before(&self, block: usize) -> u64 {
-        ((block * BLOCK_GAMES) as u64).min(self.data.game_count() as u64)
+        games_of(block, self.data.game_count()).start as u64
     }
 
     /// A report with nothing counted (what [`PatternReport::merge`] starts from).
@@ -329,7 +329,7 @@ fn report_blocks(
         let mut per_game = [(u32::MAX, 0u32); BLOCK_GAMES];
         data.scan_block(index, plan, b, mask, &mut |id, winner, hit: &Hit| {
             if list_games {
-                let g = &mut per_game[id as usize % BLOCK_GAMES];
+                let g = &mut per_game[block_of(id).1];
                 g.0 = g.0.min(hit.move_number);
                 g.1 += 1;
             }
@@ -354,7 +354,7 @@ fn report_blocks(
                 }
             }
         });
-        let first = (b * BLOCK_GAMES) as u32;
+        let first = game_id(b, 0);
         for (g, &(first_move_number, hits)) in per_game.iter().enumerate() {
             if list_games && hits > 0 {
                 listed.push(GameHits {

@@ -15,9 +15,10 @@ use kifudex::input::collect_sources;
 use kifudex::pattern::{PatternData, PatternRequest};
 use kifudex_core::format::{align8, Container, Kind};
 use kifudex_core::index_file::{IndexFile, IndexFileHeader};
-use kifudex_core::pattern::accel::{DecidedGames, BLOCK_BYTES, BLOCK_WORDS, ROWS_AT, TILE_BYTES};
-use kifudex_core::pattern::corner::CORNER_BLOCK_BYTES;
-use kifudex_core::pattern::first::{FIRST_NEVER, UNSETTLED_ROW_BYTES};
+use kifudex_core::pattern::search::blocks::DecidedGames;
+use kifudex_core::pattern::stored::block::{BLOCK_BYTES, BLOCK_WORDS, ROWS_AT, TILE_BYTES};
+use kifudex_core::pattern::stored::corner::CORNER_BLOCK_BYTES;
+use kifudex_core::pattern::stored::first::{FIRST_NEVER, UNSETTLED_ROW_BYTES};
 use kifudex_core::pattern::{BlockLines, ScanPlan, Strategy};
 
 use super::sealed::{self, get_bits, set_bits};
@@ -469,7 +470,7 @@ fn read_ahead_lines_hold_every_line_a_corner_or_side_search_reads() {
     assert!(BlockLines::read_by(&plan).is_empty());
 }
 
-/// The corner boxes (`kifudex_core::pattern::corner`) against the boards of a replay of
+/// The corner boxes (`kifudex_core::pattern::stored::corner`) against the boards of a replay of
 /// their own: after the setup and after every move of every real game, the content of each
 /// 7x7 corner box, read from the board (not from the moves), is looked up as a search
 /// looks it up. Whenever a box holds `k` stones and its record says it is decided for
@@ -482,8 +483,8 @@ fn read_ahead_lines_hold_every_line_a_corner_or_side_search_reads() {
 fn corner_boxes_hold_every_state_of_the_boxes_a_replay_sees() {
     use kifudex_core::board::{Board, Rules, StonesOnly};
     use kifudex_core::event::Event;
-    use kifudex_core::pattern::corner::{box_of, key, BOX_STONES, CORNERS};
-    use kifudex_core::pattern::first::{first_byte, FIRST_LATE};
+    use kifudex_core::pattern::stored::corner::{box_of, key, BOX_STONES, CORNERS};
+    use kifudex_core::pattern::stored::first::{first_byte, FIRST_LATE};
     use kifudex_core::stored::StoredGame;
     use kifudex_core::{Point, Size, Stone};
 

@@ -45,6 +45,29 @@ fn an_import_against_the_layers_fails_the_check() {
             "fn f(i: &crate::index::Index) {}\n",
             "imports `index`",
         ),
+        // Pattern search's stored data knowing the search (stored data knows no query).
+        (
+            "core/src",
+            "core/src/pattern/stored/corner.rs",
+            "fn f(d: crate::pattern::search::decide::Decision) {}\n",
+            "`pattern::stored::corner` (layer",
+        ),
+        // A circle between two files of pattern search, in one layer: the plan importing
+        // the pair scan, which reads the plan.
+        (
+            "core/src",
+            "core/src/pattern/search/plan.rs",
+            "use crate::pattern::search::pairscan::scan_pairs;\n",
+            "circle: `pattern::search::pairscan` -> `pattern::search::plan` -> `pattern::search::pairscan`",
+        ),
+        // And in the stored data: the corner boxes importing the block layout, which
+        // reads the corner boxes.
+        (
+            "core/src",
+            "core/src/pattern/stored/corner.rs",
+            "fn f(b: &crate::pattern::stored::block::BlockParts) {}\n",
+            "`pattern::stored::corner` -> `pattern::stored::block`",
+        ),
     ];
     for (krate, file, line, expected) in cases {
         let c = layers.crates.iter().find(|c| c.root == krate).unwrap();

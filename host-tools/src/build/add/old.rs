@@ -10,7 +10,7 @@ use kifudex_core::fingerprint::fingerprint;
 use kifudex_core::hash::Key;
 use kifudex_core::index::{GameSections, Index, OccurrenceTable, SharedPositions};
 use kifudex_core::index_file::IndexFile;
-use kifudex_core::pattern::summary::removal_record;
+use kifudex_core::pattern::stored::summary::removal_record;
 use kifudex_core::stored::{encode_move, StoredGame};
 use rayon::prelude::*;
 

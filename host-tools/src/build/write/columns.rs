@@ -9,7 +9,7 @@ use anyhow::Result;
 use kifudex_core::columns::{ColumnsHeader, Facts, FactsLayout, COLUMNS_VERSION, UNKNOWN_RANK};
 use kifudex_core::format::{bits_for, BitWriter, Section};
 use kifudex_core::outcome::{Margin, ShortResult};
-use kifudex_core::pattern::writer::SectionData;
+use kifudex_core::pattern::stored::writer::SectionData;
 use rayon::prelude::*;
 
 use crate::build::replay::ReplayedGame;

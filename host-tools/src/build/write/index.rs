@@ -12,8 +12,8 @@ use kifudex_core::index::{
     StoredNext,
 };
 use kifudex_core::index_file::IndexFileHeader;
-use kifudex_core::pattern::accel::PatternHeader;
-use kifudex_core::pattern::writer::{PatternSections, PatternWriter, SectionData};
+use kifudex_core::pattern::stored::writer::{PatternSections, PatternWriter, SectionData};
+use kifudex_core::pattern::PatternHeader;
 use kifudex_core::stored::{decode_move, SetupRecord, MOVE_BITS};
 use kifudex_core::{Color, Move};
 use rayon::prelude::*;

@@ -4,8 +4,8 @@
 
 use crate::point::{Color, Point, MAX_POINTS};
 
-use super::query::PatternQuery;
 use super::scan::Continuation;
+use crate::pattern::query::PatternQuery;
 
 /// The counts of one continuation class.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]

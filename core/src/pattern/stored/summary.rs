@@ -1,7 +1,7 @@
 //! What pattern search keeps of each game besides its moves, computed by one replay of
 //! its setup and moves with captures ([`summarize`], the function the index builder calls
 //! per game), and the byte layouts of these records (encoders here and in
-//! [`super::first`], beside the reader in [`super::accel`]).
+//! [`super::first`], beside the reader in [`super::reader`]).
 //!
 //! - [`GameSummary`]: the points that ever held a black / a white stone, whether the game
 //!   is searched (19x19) and its winner, and its first stones ([`FirstStones`]);

@@ -1,5 +1,5 @@
 //! Writing the acceleration data (feature `alloc`), the encoder beside its reader
-//! ([`super::accel::PatternIndex`]): games pushed in id order, their summaries and removed
+//! ([`super::reader::PatternIndex`]): games pushed in id order, their summaries and removed
 //! stones ([`super::summary::summarize`]), then the sections added to a file's body.
 
 use alloc::vec::Vec;
@@ -9,10 +9,10 @@ use crate::point::Point;
 use crate::stored::StoredGame;
 use crate::Color;
 
-use super::accel::{
-    encode_block, PatternHeader, BLOCK_BYTES, BLOCK_GAMES, PATTERN_DATA_VERSION, REMOVAL_BITS,
-};
+use super::block::{encode_block, BLOCK_BYTES};
+use super::block_games::BLOCK_GAMES;
 use super::corner::{encode_corner_block, CornerBoxes, CORNER_BLOCK_BYTES};
+use super::header::{PatternHeader, PATTERN_DATA_VERSION, REMOVAL_BITS};
 use super::summary::{removal_record, summarize, GameSummary, PackedSummary};
 
 /// The acceleration data of games pushed one by one, in id order.
@@ -187,7 +187,7 @@ pub enum SectionData<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pattern::accel::PatternIndex;
+    use crate::pattern::stored::reader::PatternIndex;
     use crate::point::{Move, Size, Stone};
     use crate::stored::{decode_move, encode_move, SetupRecord};
     use alloc::vec;

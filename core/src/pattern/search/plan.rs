@@ -14,13 +14,13 @@
 
 use crate::point::{Point, Stone};
 
-use super::cells::Rect;
-use super::corner::CornerKey;
+use super::corner_key::CornerKey;
 use super::decide::{QueryCells, VariantCells};
 use super::local::{self, LocalTable};
-use super::pairscan::PairTables;
-use super::query::PatternQuery;
+use super::pair_tables::PairTables;
 use super::scan::Candidates;
+use crate::pattern::cells::Rect;
+use crate::pattern::query::PatternQuery;
 
 /// The most placements the pair strategy handles.
 pub const MAX_PAIRS: usize = 128;

@@ -1,5 +1,5 @@
 //! Deciding one placement of a corner or side pattern in one game from the game's first
-//! stones ([`super::first`]), without reading its moves.
+//! stones ([`crate::pattern::stored::first`]), without reading its moves.
 //!
 //! While no point of a region has changed a second time, each of its cells is empty up to
 //! the cell's first stone and holds that stone from then on. So the region matches
@@ -21,9 +21,9 @@
 
 use crate::point::{Point, MAX_POINTS};
 
-use super::cells::Rect;
-use super::first::{FIRST_LATE, FIRST_NEVER};
-use super::query::{Variant, MAX_VARIANTS};
+use crate::pattern::cells::Rect;
+use crate::pattern::query::{Variant, MAX_VARIANTS};
+use crate::pattern::stored::first::{FIRST_LATE, FIRST_NEVER};
 
 /// A cell needs a black stone.
 const NEED_BLACK: u8 = 1;
@@ -199,7 +199,7 @@ impl QueryCells {
 }
 
 /// A game's first stones as [`decide`] reads them (in place from the pattern data, or from
-/// a [`super::first::FirstStones`]).
+/// a [`crate::pattern::stored::first::FirstStones`]).
 pub trait FirstStoneSource {
     /// The first-stone byte of the point of code `c` (`y * 19 + x`).
     fn first(&self, c: u16) -> u8;
@@ -214,7 +214,7 @@ pub trait FirstStoneSource {
     fn first_unsettling(&self) -> u8;
 }
 
-impl FirstStoneSource for super::first::FirstStones {
+impl FirstStoneSource for crate::pattern::stored::first::FirstStones {
     fn first(&self, c: u16) -> u8 {
         self.first.get(c as usize).copied().unwrap_or(FIRST_NEVER)
     }

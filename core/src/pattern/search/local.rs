@@ -24,8 +24,8 @@
 
 use crate::point::{Point, MAX_POINTS};
 
-use super::query::{PatternQuery, Variant, MAX_VARIANTS};
 use super::scan::{emit_hit, moves_buffered, GameSource, Hit, MoveRecord};
+use crate::pattern::query::{PatternQuery, Variant, MAX_VARIANTS};
 
 /// Side of the padded board of anchors: the board and a border of one point.
 const SIDE: usize = 21;

@@ -17,8 +17,8 @@ use crate::point::{Color, Point, Stone, MAX_POINTS};
 use crate::pointset::PointSet;
 use crate::stored::{move_record_code, move_record_white};
 
-use super::cells::Rect;
-use super::query::{Change, PatternQuery, Variant, MAX_VARIANTS};
+use crate::pattern::cells::Rect;
+use crate::pattern::query::{Change, PatternQuery, Variant, MAX_VARIANTS};
 
 /// A stored game as the scan reads it. Implemented for the index's stored games and for
 /// plain slices ([`SliceGame`]).

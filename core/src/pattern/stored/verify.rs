@@ -3,7 +3,7 @@
 //! corner records and removals exactly what one replay of its stored game gives
 //! ([`summarize`]): the data a search trusts is the data of the games.
 
-use super::accel::PatternIndex;
+use super::reader::PatternIndex;
 use super::summary::{summarize, PackedSummary};
 use crate::format::FormatError;
 use crate::index::Index;
