@@ -129,6 +129,7 @@ impl<'a, const N: usize> Hints<'a, N> {
                 size,
                 cells,
                 to_move,
+                ..
             } => {
                 *board = Board::empty(size, Rules::RECORD);
                 set_cells(board, cells)?;
@@ -182,6 +183,7 @@ impl<'a, const N: usize> Hints<'a, N> {
             size,
             cells,
             to_move,
+            time,
         } = *request
         else {
             return Outcome::Error(Reason::BadRequest);
@@ -190,14 +192,26 @@ impl<'a, const N: usize> Hints<'a, N> {
         if let Err(e) = set_cells(&mut ws.board, cells) {
             return Outcome::Error(e.into());
         }
-        if ws.tracker.is_waiting() {
+        let seen = if ws.tracker.is_waiting() {
+            if ws.tracker.wanted_size().is_some_and(|w| w != size) {
+                return Outcome::Error(Reason::UnsupportedSize);
+            }
             if let Err(reason) = check_snapshot(&ws.board) {
                 return Outcome::Error(reason);
             }
             ws.tracker.start(&ws.board, to_move);
+            if ws.tracker.is_placing_handicap() {
+                // The first handicap stones may be on the first snapshot already.
+                ws.tracker.see_at(&ws.board, time)
+            } else {
+                Seen::Consistent
+            }
         } else if size != ws.tracker.record().size() {
             return Outcome::Error(Reason::UnsupportedSize);
-        } else if let Seen::Fix(fix) = ws.tracker.see(&ws.board) {
+        } else {
+            ws.tracker.see_at(&ws.board, time)
+        };
+        if let Seen::Fix(fix) = seen {
             // Restore puts back the record's stones; the others concern the board's.
             let shown = match fix.condition {
                 Condition::Restore => ws.tracker.board().stones(Color::Black),
@@ -228,8 +242,20 @@ impl<'a, const N: usize> Hints<'a, N> {
                 ws.tracker.reset();
                 Outcome::Ok
             }
-            Request::New => {
-                ws.tracker.reset();
+            Request::New { size, handicap } => {
+                ws.tracker.reset_to(size, handicap);
+                Outcome::Ok
+            }
+            Request::Pass => {
+                if ws.tracking {
+                    ws.tracker.pass();
+                }
+                Outcome::Ok
+            }
+            Request::Undo => {
+                if ws.tracking {
+                    ws.tracker.undo();
+                }
                 Outcome::Ok
             }
             Request::Untrack => {
@@ -595,5 +621,63 @@ mod track_tests {
         assert_eq!(replies[15], "(;GM[1]FF[4]SZ[19])");
         assert_eq!(replies[16], "error bad-request");
         assert_eq!(frames.len(), replies.len());
+    }
+
+    #[test]
+    fn buttons_sizes_and_handicaps_are_followed() {
+        let (ee, cc, gg, cg) = (4 * 9 + 4, 2 * 9 + 2, 6 * 9 + 6, 6 * 9 + 2);
+        let requests = [
+            "track".into(),
+            "new 9".into(),
+            "game".into(),
+            String::from("board 19 ") + &".".repeat(361),
+            nine(&[]) + " t=0",
+            nine(&[(ee, b'X')]) + " t=100",
+            "pass".into(),
+            nine(&[(ee, b'X')]) + " t=900",
+            nine(&[(ee, b'X'), (cc, b'X')]) + " t=1500",
+            "undo".into(),
+            nine(&[(ee, b'X'), (cc, b'X')]) + " t=2000",
+            nine(&[(ee, b'X')]) + " t=2100",
+            "pass 2".into(),
+            "new 9 handicap 2".into(),
+            nine(&[(gg, b'X')]) + " t=3000",
+            nine(&[(gg, b'X'), (cc, b'X')]) + " t=3100",
+            nine(&[(gg, b'X'), (cc, b'X'), (ee, b'O')]) + " t=3200",
+            "game".into(),
+            "new 9 handicap 1".into(),
+            nine(&[(gg, b'X'), (cc, b'X'), (ee, b'O'), (cg, b'O')]) + " t=x",
+        ];
+        let (replies, _) = serve(&(requests.join("\n") + "\n"));
+        let (plain, _) = serve(&std::format!(
+            "{}\n{} W\n{} B\n{} B\n{} W\n",
+            nine(&[]),
+            nine(&[(ee, b'X')]),
+            nine(&[(ee, b'X')]),
+            nine(&[(gg, b'X'), (cc, b'X'), (ee, b'O')]),
+            nine(&[(ee, b'X'), (cc, b'X')]),
+        ));
+        assert_eq!(replies.len(), requests.len());
+        assert_eq!(replies[..2], ["ok", "ok"]);
+        assert_eq!(replies[2], "(;GM[1]FF[4]SZ[9])");
+        assert_eq!(replies[3], "error unsupported-size");
+        assert_eq!(replies[4], plain[0]);
+        assert_eq!(replies[5], plain[1]);
+        assert_eq!(replies[6], "ok");
+        // After White's pass, Black to move on the same stones.
+        assert_eq!(replies[7], plain[2]);
+        assert_eq!(replies[8], plain[4]);
+        assert_eq!(replies[9], "ok");
+        // The undo takes Black's cc back: to lift.
+        assert_eq!(replies[10], "fix remove cc");
+        assert_eq!(replies[11], plain[2]);
+        assert_eq!(replies[12], "error bad-request");
+        assert_eq!(replies[13], "ok");
+        assert!(replies[14].starts_with("hints "), "{}", replies[14]);
+        assert!(replies[15].starts_with("hints "), "{}", replies[15]);
+        assert_eq!(replies[16], plain[3]);
+        assert_eq!(replies[17], "(;GM[1]FF[4]SZ[9]HA[2]AB[cc][gg]PL[W];W[ee])");
+        assert_eq!(replies[18], "error bad-request");
+        assert_eq!(replies[19], "error bad-request");
     }
 }

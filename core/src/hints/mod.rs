@@ -66,7 +66,7 @@ pub use handler::{BookProblem, End, Hints, Output, ServeError, Workspace};
 pub use leds::{FixFrame, LedFrame, LedPoint, Leds, NoLeds};
 pub use lines::{Line, LineReader};
 pub use reply::Reply;
-pub use request::{parse_request, Request};
+pub use request::{parse_request, Request, MAX_HANDICAP, MIN_HANDICAP};
 
 /// The most bytes of a request line before its `\n` (a `\r` included).
 pub const MAX_LINE: usize = 1024;

@@ -49,7 +49,7 @@ mod record;
 pub use record::{Record, MAX_MOVES};
 
 use crate::board::{Board, Rules, StonesOnly, Tracking};
-use crate::point::{Color, Move, Point};
+use crate::point::{Color, Move, Point, Size};
 use crate::pointset::PointSet;
 use crate::predict::History;
 
@@ -57,6 +57,10 @@ use crate::predict::History;
 /// stone seen on 3 snapshots is final, captured stones read empty on 3 are gone. At 5 to 10
 /// snapshots a second, misreadings shorter than 0.3 to 0.6 s change nothing.
 pub const STABLE: u8 = 3;
+
+/// How long a change must last to settle when snapshots carry their time (`t=`): a move's
+/// stone seen for 300 ms is final, captured stones read empty for 300 ms are gone.
+pub const SETTLE_MS: u32 = 300;
 
 /// The most moves provisional at once: an older one is settled when another is recorded.
 const MAX_PROVISIONAL: usize = 8;
@@ -131,11 +135,38 @@ pub struct Tracker {
     /// Whether every captured stone has read empty on some snapshot (they were lifted,
     /// or misread) since the move that captured them.
     captured_lifted: bool,
+    /// The captured points that have read empty since the capture.
+    emptied: PointSet,
+    /// The one captured stone still on the board when the capture was seen, the others
+    /// gone (a throw-in within one reading, perhaps).
+    left_at_capture: Option<Point>,
+    /// Whether the captured stones are left over from before the last move (then they are
+    /// forgotten as soon as they all read empty).
+    carried: bool,
+    /// Whether the last move stands on a point the move before captured and took nothing
+    /// (a throw-in, or a captured stone put back by hand): it does not settle before the
+    /// next move.
+    doubtful: bool,
     /// Moves `settled..` are provisional.
     settled: u16,
     /// Snapshots in a row each provisional move's stone was seen on (`seen[i]` for move
     /// `settled + i`).
     seen: [u8; MAX_PROVISIONAL],
+    /// The time of the first of those snapshots (with `t=`).
+    seen_since: [u32; MAX_PROVISIONAL],
+    /// The time of the first snapshot of the `captured_gone` ones (with `t=`).
+    gone_since: u32,
+    /// The current snapshot's time, if it carries one.
+    now: Option<u32>,
+    /// The board size `new N` asked for, if any (the first snapshot's otherwise).
+    want_size: Option<Size>,
+    /// Whether handicap stones are still being placed (the record's setup is open).
+    setup_open: bool,
+    /// Snapshots in a row (or since when, with `t=`) that showed every handicap stone.
+    setup_seen: u8,
+    setup_since: u32,
+    /// Whether an `undo` waits for the board to show the position before the move.
+    undo_pending: bool,
     /// The points (`y * 19 + x`) of the moves last taken back, moves `undone_at..` of a
     /// record that was: a branch that may come back, and the order in which their stones,
     /// seen again together, are played again.
@@ -161,8 +192,20 @@ impl Tracker {
             captured: [PointSet::EMPTY; 2],
             captured_gone: 0,
             captured_lifted: false,
+            emptied: PointSet::EMPTY,
+            left_at_capture: None,
+            carried: false,
+            doubtful: false,
             settled: 0,
             seen: [0; MAX_PROVISIONAL],
+            seen_since: [0; MAX_PROVISIONAL],
+            gone_since: 0,
+            now: None,
+            want_size: None,
+            setup_open: false,
+            setup_seen: 0,
+            setup_since: 0,
+            undo_pending: false,
             undone: [0; MAX_PROVISIONAL],
             undone_at: 0,
             undone_len: 0,
@@ -172,12 +215,30 @@ impl Tracker {
 
     /// Starts a new record: the next snapshot is its setup.
     pub fn reset(&mut self) {
+        self.reset_to(None, 0);
+    }
+
+    /// Starts a new record on a board of `size` (`None`: the first snapshot's), with
+    /// `handicap` black stones (0: none) placed one by one, in any order, before White's
+    /// first move: they are the record's setup. Without a handicap the next snapshot is
+    /// the setup.
+    pub fn reset_to(&mut self, size: Option<Size>, handicap: u8) {
         // In place: a second tracker on a microcontroller's stack would cost 2.5 KB.
-        self.record.clear();
-        self.board = Board::empty(crate::point::Size::STANDARD, Rules::STANDARD);
+        let shown = size.unwrap_or(Size::STANDARD);
+        self.record.clear_to(shown, handicap);
+        self.want_size = size;
+        self.setup_open = false;
+        self.setup_seen = 0;
+        self.undo_pending = false;
+        self.now = None;
+        self.board = Board::empty(shown, Rules::STANDARD);
         self.captured = [PointSet::EMPTY; 2];
         self.captured_gone = 0;
         self.captured_lifted = false;
+        self.emptied = PointSet::EMPTY;
+        self.left_at_capture = None;
+        self.carried = false;
+        self.doubtful = false;
         self.settled = 0;
         self.seen = [0; MAX_PROVISIONAL];
         self.undone_len = 0;
@@ -223,6 +284,70 @@ impl Tracker {
         !self.record.is_started()
     }
 
+    /// The board size `new N` asked for, if any: a snapshot of another size is refused.
+    pub fn wanted_size(&self) -> Option<Size> {
+        self.want_size
+    }
+
+    /// Whether handicap stones are still being placed.
+    pub fn is_placing_handicap(&self) -> bool {
+        self.setup_open
+    }
+
+    /// Whether an `undo` waits for the board to show the position before the move taken
+    /// back.
+    pub fn is_undo_pending(&self) -> bool {
+        self.undo_pending
+    }
+
+    /// Whether the game is over: the record ends with two passes.
+    pub fn is_over(&self) -> bool {
+        self.record.passes_at_end() >= 2
+    }
+
+    /// The side to move passes (the `pass` button): the pass is recorded and every move
+    /// before it is final (the players saw the board). An open handicap setup closes
+    /// with the stones placed so far. Nothing happens before the first snapshot or with
+    /// a full record (`false`).
+    pub fn pass(&mut self) -> bool {
+        if self.is_waiting() || self.undo_pending || !self.record.push_pass() {
+            return false;
+        }
+        self.setup_open = false;
+        self.doubtful = false;
+        let _ = self
+            .board
+            .play(self.record.color_of(self.record.len() - 1), Move::Pass);
+        self.settled = self.record.len() as u16;
+        self.seen = [0; MAX_PROVISIONAL];
+        self.undone_len = 0;
+        self.generation = self.generation.wrapping_add(1);
+        true
+    }
+
+    /// Takes the last recorded move back (the `undo` button): until a snapshot shows the
+    /// position before it, snapshots are answered with what to lift ([`Condition::Remove`])
+    /// or put back ([`Condition::Restore`]: the stones it captured). `false` if there was
+    /// no move to take back.
+    pub fn undo(&mut self) -> bool {
+        let len = self.record.len();
+        if self.is_waiting() || len == 0 {
+            return false;
+        }
+        self.record.truncate(len - 1);
+        self.doubtful = false;
+        if self.settled() > len - 1 {
+            self.settled = (len - 1) as u16;
+        }
+        self.seen = [0; MAX_PROVISIONAL];
+        self.undone_len = 0;
+        self.captured = [PointSet::EMPTY; 2];
+        let _ = self.record.replay(&mut self.board, |_, _| {});
+        self.undo_pending = true;
+        self.generation = self.generation.wrapping_add(1);
+        true
+    }
+
     /// Starts the record from the first snapshot: its stones are the setup. White moves
     /// first if they are all black; otherwise `named` if the snapshot names the side to
     /// move, else Black when both colours have as many stones, else White.
@@ -238,7 +363,16 @@ impl Tracker {
         } else {
             Color::White
         };
-        self.record.start(snapshot, first);
+        if self.record.handicap() > 0 {
+            // The handicap stones come one by one: the record starts on an empty board and
+            // the first snapshot is judged as the setup being placed.
+            let empty: Board<StonesOnly> = Board::empty(snapshot.size(), Rules::STANDARD);
+            self.record.start(&empty, Color::White);
+            self.setup_open = true;
+            self.setup_seen = 0;
+        } else {
+            self.record.start(snapshot, first);
+        }
         self.board = Board::empty(snapshot.size(), Rules::STANDARD);
         // A replay of no moves puts the setup on the board.
         let _ = self.record.replay(&mut self.board, |_, _| {});
@@ -246,12 +380,42 @@ impl Tracker {
     }
 
     /// Compares a snapshot (of the record's size) with the record: records a move, takes
-    /// provisional moves back, or says what to fix (see the module documentation).
+    /// provisional moves back, or says what to fix (see the module documentation). The
+    /// snapshot carries no time: the stability rules count snapshots ([`STABLE`]).
     pub fn see<T: Tracking>(&mut self, snapshot: &Board<T>) -> Seen {
+        self.see_at(snapshot, None)
+    }
+
+    /// As [`Tracker::see`], for a snapshot taken `time` ms after the board started (`t=`):
+    /// then the stability rules are in time ([`SETTLE_MS`]) instead of snapshot counts.
+    pub fn see_at<T: Tracking>(&mut self, snapshot: &Board<T>, time: Option<u32>) -> Seen {
         let seen = [
             *snapshot.stones(Color::Black),
             *snapshot.stones(Color::White),
         ];
+        self.now = time;
+        if self.undo_pending {
+            return self.see_undo(&seen);
+        }
+        if self.setup_open {
+            if let Some(verdict) = self.see_setup(&seen) {
+                return verdict;
+            }
+        }
+        if self.is_over() {
+            return self.see_over(&seen);
+        }
+        if let Some(now) = self.now {
+            // A stone that was on the board at the last reading that agreed with the record
+            // stayed there until this one (a change-only board sends nothing meanwhile):
+            // what lasted SETTLE_MS is final even if this reading is not consistent.
+            while self.settled() < self.record.len()
+                && self.seen[0] >= 1
+                && now.wrapping_sub(self.seen_since[0]) >= SETTLE_MS
+            {
+                self.settle_one();
+            }
+        }
         self.take_back_missing(&seen);
         self.note_captured(&seen);
         let verdict = self.judge(&seen);
@@ -259,6 +423,97 @@ impl Tracker {
             self.count_provisional();
         }
         verdict
+    }
+
+    /// Whether a change first seen at `since`, seen on `count` snapshots in a row since,
+    /// has lasted: [`SETTLE_MS`] when the snapshot carries its time, else [`STABLE`]
+    /// snapshots.
+    fn lasted(&self, count: u8, since: u32) -> bool {
+        match self.now {
+            Some(now) => count >= 1 && now.wrapping_sub(since) >= SETTLE_MS,
+            None => count >= STABLE,
+        }
+    }
+
+    /// The current snapshot's time (0 without one).
+    fn clock(&self) -> u32 {
+        self.now.unwrap_or(0)
+    }
+
+    /// A snapshot while an `undo` waits: consistent once it shows the record's position;
+    /// before, the stones to put back, then the stones to lift.
+    fn see_undo(&mut self, seen: &[PointSet; 2]) -> Seen {
+        let (missing, extra) = self.difference(seen);
+        if !missing.is_empty() {
+            return fix(Condition::Restore, missing);
+        }
+        if !extra.is_empty() {
+            return fix(Condition::Remove, extra);
+        }
+        self.undo_pending = false;
+        Seen::Consistent
+    }
+
+    /// The recorded stones missing from a snapshot (or of the other colour there), and the
+    /// snapshot's stones that are not recorded (or of the other colour).
+    fn difference(&self, seen: &[PointSet; 2]) -> (PointSet, PointSet) {
+        let record = [
+            *self.board.stones(Color::Black),
+            *self.board.stones(Color::White),
+        ];
+        let missing = (record[0] - seen[0]) | (record[1] - seen[1]);
+        let extra = (seen[0] - record[0]) | (seen[1] - record[1]);
+        (missing, extra)
+    }
+
+    /// A snapshot while handicap stones are placed: the black stones on the board are the
+    /// setup so far (any order; one lifted is no longer one) while they are at most the
+    /// handicap; the setup closes when all of them have lasted ([`Tracker::lasted`]), or
+    /// when a white stone comes with all of them on the board (White's first move: judged
+    /// as any move, `None`). A white stone before is [`Condition::WrongColor`], a black
+    /// stone too many [`Condition::Remove`].
+    fn see_setup(&mut self, seen: &[PointSet; 2]) -> Option<Seen> {
+        let n = self.record.handicap() as usize;
+        let setup = *self.record.setup(Color::Black);
+        if !seen[1].is_empty() {
+            if setup.len() == n && seen[0] == setup {
+                self.setup_open = false;
+                return None;
+            }
+            return Some(fix(Condition::WrongColor, seen[1]));
+        }
+        if seen[0].len() > n {
+            return Some(fix(Condition::Remove, seen[0] - setup));
+        }
+        if seen[0] != setup {
+            self.record.set_black_setup(seen[0]);
+            let _ = self.record.replay(&mut self.board, |_, _| {});
+            self.setup_seen = 0;
+            self.generation = self.generation.wrapping_add(1);
+        }
+        if seen[0].len() == n {
+            if self.setup_seen == 0 {
+                self.setup_since = self.clock();
+            }
+            self.setup_seen = self.setup_seen.saturating_add(1);
+            if self.lasted(self.setup_seen, self.setup_since) {
+                self.setup_open = false;
+            }
+        }
+        Some(Seen::Consistent)
+    }
+
+    /// A snapshot once the game is over (two passes): recorded stones lifted are dead
+    /// stones taken off, not errors; a stone not recorded is [`Condition::Remove`] (to
+    /// play on, `undo` the passes).
+    fn see_over(&mut self, seen: &[PointSet; 2]) -> Seen {
+        // A stone of the other colour on a recorded point is to lift as well.
+        let (_, extra) = self.difference(seen);
+        if extra.is_empty() {
+            Seen::Consistent
+        } else {
+            fix(Condition::Remove, extra)
+        }
     }
 
     /// Takes back provisional moves whose stones are not on the board: from the first
@@ -289,6 +544,7 @@ impl Tracker {
                 undone
                     .get(i - undone_at)
                     .and_then(|&p| Point::from_index19(p))
+                    .map(Move::Play)
             });
             if n > keep {
                 (keep, board, from_undone) = (n, b, true);
@@ -302,7 +558,7 @@ impl Tracker {
         let mut taken = [0u16; MAX_PROVISIONAL];
         let mut n = 0;
         for (slot, i) in taken.iter_mut().zip(base..len) {
-            if let Some((_, p)) = self.record.get(i) {
+            if let Some(p) = self.record.point(i) {
                 *slot = p.index19();
                 n += 1;
             }
@@ -319,6 +575,7 @@ impl Tracker {
             self.record.truncate(keep);
         }
         (self.undone, self.undone_at, self.undone_len) = (taken, base as u16, n);
+        self.doubtful = false;
         self.board = board;
         let from = base.saturating_sub(self.settled()).min(MAX_PROVISIONAL);
         self.seen[from..].fill(0);
@@ -337,12 +594,26 @@ impl Tracker {
         if captured.is_empty() {
             return;
         }
+        self.emptied |= captured - (seen[0] | seen[1]);
         if captured.intersects(&(seen[0] | seen[1])) {
+            // With times, stones all read empty for long enough before a stone came back
+            // were gone (a change-only board sends nothing while they stay off).
+            if self.now.is_some()
+                && self.captured_gone > 0
+                && self.lasted(self.captured_gone, self.gone_since)
+            {
+                self.captured = [PointSet::EMPTY; 2];
+            }
             self.captured_gone = 0;
+        } else if self.carried {
+            self.captured = [PointSet::EMPTY; 2];
         } else {
             self.captured_lifted = true;
+            if self.captured_gone == 0 {
+                self.gone_since = self.clock();
+            }
             self.captured_gone = self.captured_gone.saturating_add(1);
-            if self.captured_gone >= STABLE {
+            if self.lasted(self.captured_gone, self.gone_since) {
                 self.captured = [PointSet::EMPTY; 2];
             }
         }
@@ -351,11 +622,16 @@ impl Tracker {
     /// Counts a snapshot for the provisional moves (whose stones are all on the board,
     /// [`Tracker::take_back_missing`] saw to it) and settles those seen often enough.
     fn count_provisional(&mut self) {
-        let pending = self.record.len() - self.settled();
-        for s in self.seen.iter_mut().take(pending) {
+        // A doubtful last move is not counted (it settles after the next move).
+        let pending = self.record.len() - self.settled() - usize::from(self.doubtful);
+        let now = self.clock();
+        for (s, since) in self.seen.iter_mut().zip(&mut self.seen_since).take(pending) {
+            if *s == 0 {
+                *since = now;
+            }
             *s = s.saturating_add(1);
         }
-        while self.settled() < self.record.len() && self.seen[0] >= STABLE {
+        while self.settled() < self.record.len() && self.lasted(self.seen[0], self.seen_since[0]) {
             self.settle_one();
         }
     }
@@ -363,6 +639,7 @@ impl Tracker {
     /// Makes the oldest provisional move final.
     fn settle_one(&mut self) {
         self.seen.copy_within(1.., 0);
+        self.seen_since.copy_within(1.., 0);
         if let Some(last) = self.seen.last_mut() {
             *last = 0;
         }
@@ -378,7 +655,6 @@ impl Tracker {
     /// again (both players may have moved between two snapshots; a phantom stone of the
     /// other colour becomes a provisional move, taken back when it goes).
     fn judge(&mut self, seen: &[PointSet; 2]) -> Seen {
-        let fix = |condition, points| Seen::Fix(Fix { condition, points });
         loop {
             let record = [
                 *self.board.stones(Color::Black),
@@ -397,42 +673,66 @@ impl Tracker {
             }
             let fresh = new - left;
             let candidates = fresh & seen[to_move.index()];
-            let pick = match candidates.len() {
+            // Colours alternate: k new stones of the side to move need at least k - 1 of
+            // the other side, or no sequence of moves explains them (two stones of one
+            // colour are to remove, even when one of them is a move taken back).
+            let theirs = new & seen[to_move.opponent().index()];
+            let mut pick = match candidates.len() {
                 1 => candidates.first(),
-                _ => self.redone(candidates),
+                k if k <= theirs.len() + 1 => self.redone(candidates),
+                _ => None,
             };
-            if let (true, Some(p)) = (left.is_empty(), pick) {
+            let mut thrown = false;
+            if candidates.is_empty() {
+                // A stone of the side to move on a point a capture emptied: its move (a
+                // throw-in, a retake), provisional until the next move (a captured stone
+                // put back is taken back when the next stone contradicts it).
+                if let Some(p) = self.thrown_in(left & seen[to_move.index()]) {
+                    pick = Some(p);
+                    left.remove(p);
+                    thrown = true;
+                }
+            }
+            if let Some(p) = pick {
                 let mut after = self.board.clone();
                 match after.play(to_move, Move::Play(p)) {
-                    Ok(caps) if missing.is_subset(&caps.points) => {
-                        if !self.record.push(p) {
-                            return fix(Condition::RecordFull, PointSet::single(p));
-                        }
-                        self.played(after, caps.points, to_move);
-                        continue;
-                    }
+                    // The move explains every recorded stone missing (it captured them), or
+                    // the next stone does; or the missing stones are final ones, lifted or
+                    // knocked off, to put back while the game goes on (a `fix` ignored).
                     Ok(caps)
-                        if self.next_explains(
-                            &after,
-                            fresh - PointSet::single(p),
-                            &seen[to_move.opponent().index()],
-                            missing - caps.points,
-                        ) =>
+                        if missing.is_subset(&caps.points)
+                            || self.next_explains(
+                                &after,
+                                fresh - PointSet::single(p),
+                                &seen[to_move.opponent().index()],
+                                missing - caps.points,
+                            )
+                            || self.all_settled(missing - caps.points) =>
                     {
                         if !self.record.push(p) {
                             return fix(Condition::RecordFull, PointSet::single(p));
                         }
-                        self.played(after, caps.points, to_move);
+                        // Captured stones still on the board stay to lift (all those of the
+                        // capture for a throw-in: it may be one of them put back).
+                        let carry = if thrown {
+                            self.captured
+                        } else {
+                            [left & seen[0], left & seen[1]]
+                        };
+                        self.played(after, caps.points, to_move, carry, seen);
                         continue;
                     }
                     Ok(caps) => return fix(Condition::Restore, missing - caps.points),
-                    Err(_) if missing.is_empty() && fresh.len() == 1 => {
+                    Err(_) if missing.is_empty() && left.is_empty() && fresh.len() == 1 => {
                         return fix(Condition::IllegalMove, PointSet::single(p))
                     }
                     Err(_) => {}
                 }
             }
             if left.is_empty() && self.moved_last(missing, fresh, seen) {
+                continue;
+            }
+            if missing.is_empty() && self.contradicted(fresh, seen) {
                 continue;
             }
             return if !missing.is_empty() {
@@ -446,6 +746,66 @@ impl Tracker {
                 fix(Condition::WrongColor, fresh)
             };
         }
+    }
+
+    /// The one stone of `back` (captured stones of the side to move back on the board)
+    /// that may be a move: its point read empty since the capture (lifted, then a stone put
+    /// there), or the capture was seen with it as the only one of its stones still there
+    /// (captured, lifted and a stone put back within one reading), and the move is legal.
+    fn thrown_in(&self, back: PointSet) -> Option<Point> {
+        let mut emptied = back & self.emptied;
+        if let Some(p) = self.left_at_capture.filter(|&p| back.contains(p)) {
+            emptied.insert(p);
+        }
+        match (emptied.len(), emptied.first()) {
+            (1, Some(p)) if self.board.is_legal(self.to_move(), Move::Play(p)) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// Whether every recorded stone of `points` is a final move's or a setup stone (none
+    /// of a provisional move).
+    fn all_settled(&self, points: PointSet) -> bool {
+        (self.settled()..self.record.len())
+            .filter_map(|i| self.record.point(i))
+            .all(|p| !points.contains(p))
+    }
+
+    /// Whether the record's last move, provisional and on a point the move before had just
+    /// captured (a captured stone put back by hand looks the same), is contradicted by the
+    /// one new stone `fresh`: a stone of its colour, a legal move from the position before
+    /// it. Then the last move was a captured stone put back: it is taken back (a captured
+    /// stone again, to lift) and the new stone is the move.
+    fn contradicted(&mut self, fresh: PointSet, seen: &[PointSet; 2]) -> bool {
+        let len = self.record.len();
+        let (Some((color, Move::Play(p))), Some(q)) =
+            (self.record.get(len.wrapping_sub(1)), fresh.first())
+        else {
+            return false;
+        };
+        if !self.doubtful
+            || self.settled() >= len
+            || fresh.len() != 1
+            || !seen[color.index()].contains(q)
+            || !seen[color.index()].contains(p)
+        {
+            return false;
+        }
+        let mut before = Board::empty(self.record.size(), Rules::STANDARD);
+        let _ = self.record.replay_to(&mut before, len - 1, |_, _| {});
+        let mut after = before;
+        let Ok(caps) = after.play(color, Move::Play(q)) else {
+            return false;
+        };
+        self.record.truncate(len - 1);
+        if !self.record.push(q) {
+            return false;
+        }
+        // The captured stones of the move before (the put-back one among them) stay to
+        // lift.
+        let carry = self.captured;
+        self.played(after, caps.points, color, carry, seen);
+        true
     }
 
     /// The first of the moves last taken back whose stone is among `candidates` (new
@@ -470,7 +830,8 @@ impl Tracker {
     /// a stone slid over it) is moved here when the real move comes.
     fn moved_last(&mut self, missing: PointSet, fresh: PointSet, seen: &[PointSet; 2]) -> bool {
         let len = self.record.len();
-        let (Some((color, p)), Some(q)) = (self.record.get(len.wrapping_sub(1)), fresh.first())
+        let (Some((color, Move::Play(p))), Some(q)) =
+            (self.record.get(len.wrapping_sub(1)), fresh.first())
         else {
             return false;
         };
@@ -509,7 +870,7 @@ impl Tracker {
         if !self.record.push(q) {
             return false;
         }
-        self.played(after, PointSet::EMPTY, color);
+        self.played(after, PointSet::EMPTY, color, [PointSet::EMPTY; 2], seen);
         true
     }
 
@@ -556,12 +917,31 @@ impl Tracker {
         }
     }
 
-    /// Notes a move just pushed on the record: its position, its captures, a provisional
-    /// count.
-    fn played(&mut self, after: Board<StonesOnly>, captures: PointSet, mover: Color) {
+    /// Notes a move just pushed on the record: its position, its captures (with the
+    /// captured stones `carry` left over from before, still to lift), a provisional count.
+    fn played(
+        &mut self,
+        after: Board<StonesOnly>,
+        captures: PointSet,
+        mover: Color,
+        carry: [PointSet; 2],
+        seen: &[PointSet; 2],
+    ) {
+        let p = self.record.point(self.record.len() - 1);
+        let before = self.captured[0] | self.captured[1];
+        self.doubtful = captures.is_empty() && p.is_some_and(|p| before.contains(p));
         self.board = after;
-        self.captured = [PointSet::EMPTY; 2];
-        self.captured[mover.opponent().index()] = captures;
+        let kept = carry[0] | carry[1];
+        self.emptied = (self.emptied & kept) | (captures - (seen[0] | seen[1]));
+        let still = captures & seen[mover.opponent().index()];
+        self.left_at_capture = match (captures.len() >= 2, still.len(), still.first()) {
+            (true, 1, p) => p,
+            _ => None,
+        };
+        self.carried = captures.is_empty() && !kept.is_empty();
+        self.captured = carry;
+        let opp = &mut self.captured[mover.opponent().index()];
+        *opp |= captures;
         self.captured_gone = 0;
         self.captured_lifted = false;
         let pending = self.record.len() - self.settled();
@@ -576,9 +956,18 @@ impl Tracker {
     }
 }
 
-/// Whether the recorded move `(color, p)` on `board` is missing from the snapshot `seen`.
-fn is_missing(board: &Board<StonesOnly>, (color, p): (Color, Point), seen: &[PointSet; 2]) -> bool {
-    board.stones(color).contains(p) && !seen[color.index()].contains(p)
+/// A fix verdict.
+fn fix(condition: Condition, points: PointSet) -> Seen {
+    Seen::Fix(Fix { condition, points })
+}
+
+/// Whether the recorded move `(color, mv)` on `board` is missing from the snapshot `seen`
+/// (a pass never is).
+fn is_missing(board: &Board<StonesOnly>, (color, mv): (Color, Move), seen: &[PointSet; 2]) -> bool {
+    match mv {
+        Move::Play(p) => board.stones(color).contains(p) && !seen[color.index()].contains(p),
+        Move::Pass => false,
+    }
 }
 
 /// The longest record `record[..first]` then the moves `point(first..end)` (colours
@@ -590,7 +979,7 @@ fn longest_explained(
     first: usize,
     end: usize,
     seen: &[PointSet; 2],
-    point: impl Fn(usize) -> Option<Point>,
+    point: impl Fn(usize) -> Option<Move>,
 ) -> (usize, Board<StonesOnly>) {
     // The record's position after `first` moves, then after each later one (with the
     // stones its last move captured, which may still be on the board).
@@ -599,17 +988,20 @@ fn longest_explained(
     let _ = record.replay_to(&mut board, first, |_, c| last_captures = *c);
     let mut keep = (first, board.clone());
     for n in first + 1..=end {
-        let (color, Some(p)) = (record.color_of(n - 1), point(n - 1)) else {
+        let (color, Some(mv)) = (record.color_of(n - 1), point(n - 1)) else {
             break;
         };
-        match board.play(color, Move::Play(p)) {
+        match board.play(color, mv) {
             Ok(caps) => last_captures = caps.points,
             Err(_) => break,
         }
         let gone = (first..n)
             .filter_map(|i| Some((record.color_of(i), point(i)?)))
             .filter(|&m| is_missing(&board, m, seen))
-            .fold(PointSet::EMPTY, |set, (_, p)| set | PointSet::single(p));
+            .fold(PointSet::EMPTY, |set, (_, mv)| match mv {
+                Move::Play(p) => set | PointSet::single(p),
+                Move::Pass => set,
+            });
         let to_move = record.color_of(n);
         if captured_by_next(&board, to_move, gone, last_captures, seen) {
             keep = (n, board.clone());

@@ -1,6 +1,7 @@
-//! The game record a tracker keeps ([`Record`]): the setup stones of its first snapshot,
-//! who moved first, and every move since, in a fixed budget of [`MAX_MOVES`] moves; and the
-//! record as one line of SGF ([`Record::write_sgf`]).
+//! The game record a tracker keeps ([`Record`]): the setup stones (of its first snapshot,
+//! or the handicap stones placed one by one), who moved first, and every move since,
+//! passes included, in a fixed budget of [`MAX_MOVES`] moves; and the record as one line of
+//! SGF ([`Record::write_sgf`]).
 
 use embedded_io::Write;
 
@@ -14,7 +15,7 @@ use crate::pointset::PointSet;
 pub const MAX_MOVES: usize = 1024;
 
 /// A tracked game: the setup stones, the colour of the first move and the moves played
-/// (no passes: a board cannot see one), Black and White alternating. 2,208 bytes.
+/// (a pass is a move: the `pass` button), Black and White alternating. 2,208 bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
     size: Size,
@@ -23,7 +24,9 @@ pub struct Record {
     first: Color,
     /// Whether the first snapshot has been seen (the setup is known).
     started: bool,
-    /// The moves' points as `y * 19 + x`.
+    /// The handicap of a record started by `new ... handicap H` (`HA[H]`), else 0.
+    handicap: u8,
+    /// The moves' points as `y * 19 + x`, a pass as [`PASS`].
     moves: [u16; MAX_MOVES],
     len: u16,
 }
@@ -42,6 +45,7 @@ impl Record {
             setup: [PointSet::EMPTY; 2],
             first: Color::Black,
             started: false,
+            handicap: 0,
             moves: [0; MAX_MOVES],
             len: 0,
         }
@@ -50,11 +54,37 @@ impl Record {
     /// Empties the record: it waits for its first snapshot again (the moves' storage is
     /// not cleared: only the first `len` count).
     pub fn clear(&mut self) {
-        self.size = Size::STANDARD;
+        self.clear_to(Size::STANDARD, 0);
+    }
+
+    /// Empties the record as [`Record::clear`] does, on a board of `size` (printed as such
+    /// before the first snapshot), with `handicap` stones to come (`HA`, 0 for none).
+    pub fn clear_to(&mut self, size: Size, handicap: u8) {
+        self.size = size;
         self.setup = [PointSet::EMPTY; 2];
         self.first = Color::Black;
         self.started = false;
+        self.handicap = handicap;
         self.len = 0;
+    }
+
+    /// The handicap (`HA`) of a record started with handicap stones, else 0.
+    pub fn handicap(&self) -> u8 {
+        self.handicap
+    }
+
+    /// Adds a black setup stone (a handicap stone placed before any move).
+    pub fn add_setup(&mut self, p: Point) {
+        if self.len == 0 {
+            self.setup[0].insert(p);
+        }
+    }
+
+    /// Sets the black setup stones (the handicap stones placed so far), before any move.
+    pub fn set_black_setup(&mut self, stones: PointSet) {
+        if self.len == 0 {
+            self.setup[0] = stones;
+        }
     }
 
     /// Starts the record from `board`'s stones (the setup), `first` to move.
@@ -115,28 +145,58 @@ impl Record {
         self.color_of(self.len())
     }
 
-    /// Move `i` (0-based), if there is one.
-    pub fn get(&self, i: usize) -> Option<(Color, Point)> {
+    /// Move `i` (0-based), if there is one (a pass is [`Move::Pass`]).
+    pub fn get(&self, i: usize) -> Option<(Color, Move)> {
         let code = *self.moves.get(..self.len()).and_then(|m| m.get(i))?;
-        Some((self.color_of(i), Point::from_index19(code)?))
+        let mv = if code == PASS {
+            Move::Pass
+        } else {
+            Move::Play(Point::from_index19(code)?)
+        };
+        Some((self.color_of(i), mv))
     }
 
-    /// The moves in order.
-    pub fn moves(&self) -> impl Iterator<Item = (Color, Point)> + '_ {
+    /// The point of move `i`, if there is such a move and it is not a pass.
+    pub fn point(&self, i: usize) -> Option<Point> {
+        match self.get(i)? {
+            (_, Move::Play(p)) => Some(p),
+            (_, Move::Pass) => None,
+        }
+    }
+
+    /// The moves in order, passes included.
+    pub fn moves(&self) -> impl Iterator<Item = (Color, Move)> + '_ {
         (0..self.len()).filter_map(|i| self.get(i))
+    }
+
+    /// How many passes end the record (0, 1, or 2 and more: the game is over).
+    pub fn passes_at_end(&self) -> usize {
+        (0..self.len())
+            .rev()
+            .take_while(|&i| matches!(self.get(i), Some((_, Move::Pass))))
+            .count()
     }
 
     /// The last move, `back` moves back (0: the last one).
     pub fn back(&self, back: usize) -> Option<Move> {
         let i = self.len().checked_sub(back + 1)?;
-        self.get(i).map(|(_, p)| Move::Play(p))
+        self.get(i).map(|(_, m)| m)
     }
 
     /// Appends a move at `p` (of the colour to move). `false` if the budget is spent.
     pub fn push(&mut self, p: Point) -> bool {
+        self.push_code(p.index19())
+    }
+
+    /// Appends a pass of the colour to move. `false` if the budget is spent.
+    pub fn push_pass(&mut self) -> bool {
+        self.push_code(PASS)
+    }
+
+    fn push_code(&mut self, code: u16) -> bool {
         match self.moves.get_mut(self.len as usize) {
             Some(slot) => {
-                *slot = p.index19();
+                *slot = code;
                 self.len += 1;
                 true
             }
@@ -176,15 +236,16 @@ impl Record {
                 board.set_stone(p, Stone::of(color))?;
             }
         }
-        for (i, (color, p)) in self.moves().take(len).enumerate() {
-            let caps = board.play(color, Move::Play(p))?;
+        for (i, (color, mv)) in self.moves().take(len).enumerate() {
+            let caps = board.play(color, mv)?;
             captured(i, &caps.points);
         }
         Ok(())
     }
 
     /// Writes the record as one SGF line, `\n` included: `(;GM[1]FF[4]SZ[19]` with the
-    /// setup stones (`AB`, `AW`) and `PL[W]` when White moves first, then `;B[pd];W[dp]...)`.
+    /// handicap (`HA[H]`, a record started with handicap stones), the setup stones (`AB`,
+    /// `AW`) and `PL[W]` when White moves first, then `;B[pd];W[dp]...)`, a pass `;B[]`.
     /// (In pieces: a long game's line is longer than any buffer of the handler.)
     pub fn write_sgf<W: Write>(&self, w: &mut W) -> Result<(), W::Error> {
         w.write_all(b"(;GM[1]FF[4]SZ[")?;
@@ -192,6 +253,9 @@ impl Record {
         let digits = [b'0' + n / 10, b'0' + n % 10];
         w.write_all(if n >= 10 { &digits } else { &digits[1..] })?;
         w.write_all(b"]")?;
+        if self.handicap > 0 {
+            w.write_all(&[b'H', b'A', b'[', b'0' + self.handicap % 10, b']'])?;
+        }
         for (color, tag) in [(Color::Black, b"AB"), (Color::White, b"AW")] {
             let stones = self.setup(color);
             if !stones.is_empty() {
@@ -204,13 +268,19 @@ impl Record {
         if self.first == Color::White {
             w.write_all(b"PL[W]")?;
         }
-        for (color, p) in self.moves() {
+        for (color, mv) in self.moves() {
             let c = color.letter() as u8;
-            w.write_all(&[b';', c, b'[', letter(p.x), letter(p.y), b']'])?;
+            match mv {
+                Move::Play(p) => w.write_all(&[b';', c, b'[', letter(p.x), letter(p.y), b']'])?,
+                Move::Pass => w.write_all(&[b';', c, b'[', b']'])?,
+            }
         }
         w.write_all(b")\n")
     }
 }
+
+/// How a pass is stored among the moves' points (no point's `y * 19 + x`).
+const PASS: u16 = u16::MAX;
 
 /// The SGF letter of a coordinate (below 19).
 fn letter(v: u8) -> u8 {
@@ -266,6 +336,45 @@ mod tests {
         r.start(&nine, Color::Black);
         assert!(r.push(Point::new(4, 4)));
         assert_eq!(sgf(&r), "(;GM[1]FF[4]SZ[9];B[ee])\n");
+    }
+
+    #[test]
+    fn passes_and_handicaps_print_as_sgf() {
+        let mut r = Record::new();
+        r.clear_to(Size::square(13).unwrap(), 0);
+        assert_eq!(sgf(&r), "(;GM[1]FF[4]SZ[13])\n");
+        r.clear_to(Size::STANDARD, 4);
+        assert_eq!(sgf(&r), "(;GM[1]FF[4]SZ[19]HA[4])\n");
+        let b: Board<StonesOnly> = Board::empty(Size::STANDARD, Rules::STANDARD);
+        r.start(&b, Color::White);
+        for p in [Point::new(15, 15), Point::new(3, 3), Point::new(15, 3)] {
+            r.add_setup(p);
+        }
+        r.add_setup(Point::new(3, 15));
+        assert!(r.push_pass());
+        assert!(r.push(Point::new(16, 2)));
+        assert!(r.push_pass());
+        assert!(r.push_pass());
+        assert_eq!(
+            sgf(&r),
+            "(;GM[1]FF[4]SZ[19]HA[4]AB[dd][pd][dp][pp]PL[W];W[];B[qc];W[];B[])\n"
+        );
+        assert_eq!(r.passes_at_end(), 2);
+        assert_eq!(r.back(0), Some(Move::Pass));
+        assert_eq!(r.back(1), Some(Move::Pass));
+        assert_eq!(r.back(2), Some(Move::Play(Point::new(16, 2))));
+        assert_eq!(r.point(1), Some(Point::new(16, 2)));
+        assert_eq!(r.point(0), None);
+        // The setup is fixed once a move is recorded.
+        r.add_setup(Point::new(9, 9));
+        assert_eq!(r.setup(Color::Black).len(), 4);
+        // A replay plays the passes (the board counts them).
+        let mut board = Board::empty(Size::STANDARD, Rules::STANDARD);
+        r.replay(&mut board, |_, _| {}).unwrap();
+        assert_eq!(board.stone_count(), 5);
+        assert!(board.is_game_over());
+        r.truncate(3);
+        assert_eq!(r.passes_at_end(), 1);
     }
 
     #[test]

@@ -53,6 +53,16 @@ pub struct PredictArgs {
     /// With --streams: the seed of the streams' noise.
     #[arg(long, default_value_t = 1, requires = "streams")]
     seed: u64,
+    /// With --streams: the board's cadence: `periodic` (a snapshot every 50-200 ms, most
+    /// repeated) or `change-only` (one snapshot per change of the reading), both rendered
+    /// from a physical timeline of each game; `legacy`: the first generator (periodic, the
+    /// players waiting while the board asks for a fix). Several, comma-separated, are
+    /// measured on one book, one report each.
+    #[arg(long, default_value = "legacy", requires = "streams")]
+    cadence: String,
+    /// With --streams and a cadence: the snapshots carry their time (`t=<ms>`).
+    #[arg(long, requires = "streams")]
+    times: bool,
     /// Learn from all games but one in N (`--test-every`), test on the others (split by a
     /// hash of each game's setup and first 40 moves, so a game recorded twice is on one
     /// side), and print top-1/top-5 by move bucket.
@@ -130,13 +140,27 @@ pub fn predict(a: PredictArgs) -> Result<ExitCode> {
             book_min_count: a.book_min_count,
             train: opts,
             seed: a.seed,
+            cadences: a
+                .cadence
+                .split(',')
+                .map(|c| match c {
+                    "legacy" => Ok(None),
+                    c => c.parse().map(Some).map_err(|e| {
+                        anyhow::anyhow!("--cadence {e} (periodic, change-only or legacy)")
+                    }),
+                })
+                .collect::<Result<_>>()?,
+            times: a.times,
         };
-        let e = kifudex::hints::eval::evaluate_streams(&a.streams, &s, log)?;
-        let answer = kifudex::explore::analysis::streams(&e);
-        if a.json {
-            print_stdout(&format!("{}\n", kifudex::print::json::to_line(&answer)))?;
-        } else {
-            print_stdout(&kifudex::print::text::streams(&answer))?;
+        let all = kifudex::hints::eval::evaluate_streams(&a.streams, &s, log)?;
+        for (k, e) in all.iter().enumerate() {
+            let answer = kifudex::explore::analysis::streams(e);
+            if a.json {
+                print_stdout(&format!("{}\n", kifudex::print::json::to_line(&answer)))?;
+            } else {
+                let gap = if k > 0 { "\n" } else { "" };
+                print_stdout(&format!("{gap}{}", kifudex::print::text::streams(&answer)))?;
+            }
         }
         return Ok(ExitCode::SUCCESS);
     };

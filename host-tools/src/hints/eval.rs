@@ -1,8 +1,9 @@
 //! How good the hints of a tracked game are (`kifudex predict --eval --streams`): a book and
 //! its move predictor built from the training games of a collection, the hint protocol's
-//! replies to noisy snapshot streams of the test games ([`super::stream`]) read where the
-//! players were about to move, beside the replies to the same positions sent as plain
-//! snapshots (the side to move named, no last moves).
+//! replies to noisy snapshot streams of the test games ([`super::stream`]: the legacy
+//! generator, or a physical timeline of each game as a periodic or a change-only board
+//! sends it) read where the players were about to move, beside the replies to the same
+//! positions sent as plain snapshots (the side to move named, no last moves).
 //!
 //! The split is the predictor evaluation's ([`crate::predict::games`]): one game in
 //! `test_every` by a hash of its setup and first 40 moves, so a game recorded twice lands on
@@ -16,7 +17,9 @@ use kifudex_core::hints::{NoLeds, Output, StandardHints, Workspace, CAPACITY};
 use kifudex_core::notation::parse_moves;
 use kifudex_core::{Board, Color, Move, Point, Size, Stone};
 
-use super::stream::{stream, NoiseCount, Trackable};
+use super::stream::{
+    check_record, render, stream, timeline, Cadence, Game, Noise, NoiseCount, Protocol, Trackable,
+};
 use crate::build::{build_in_memory, BuildOptions, Profile};
 use crate::predict::eval::{Report, Tally, BUCKETS};
 use crate::predict::games::{is_test_key, split_key_of};
@@ -35,6 +38,13 @@ pub struct StreamOptions {
     pub train: TrainOptions,
     /// The noise of each test game's stream is seeded with this and the game's number.
     pub seed: u64,
+    /// The boards' cadences, each measured on the same book: the streams of a physical
+    /// timeline ([`super::stream::timeline`], every noise kind but the buttons') as a board
+    /// of this cadence sends them; `None`: the legacy generator ([`stream`]: periodic, the
+    /// players waiting while the board asks for a fix).
+    pub cadences: Vec<Option<Cadence>>,
+    /// With a cadence: the snapshots carry their time (`t=<ms>`).
+    pub times: bool,
 }
 
 /// What the measurement counted: the book, the games, the snapshots and their noise.
@@ -55,6 +65,10 @@ pub struct StreamCounts {
     pub noise: NoiseCount,
     /// Test games whose record (the `game` reply) was not their main line.
     pub records_wrong: usize,
+    /// The cadence of the streams (`None`: the legacy generator).
+    pub cadence: Option<Cadence>,
+    /// Whether the snapshots carried their time.
+    pub times: bool,
 }
 
 /// What the measurement found.
@@ -69,12 +83,12 @@ pub struct StreamEvaluation {
 }
 
 /// Builds the book from the training games of `paths` and measures the test games'
-/// streams (see the module documentation).
+/// streams of each cadence (see the module documentation).
 pub fn evaluate_streams(
     paths: &[std::path::PathBuf],
     opts: &StreamOptions,
     mut log: impl FnMut(&str),
-) -> Result<StreamEvaluation> {
+) -> Result<Vec<StreamEvaluation>> {
     let (sources, _) = crate::input::collect_sources(paths);
     let parsed: Vec<_> = sources.par_iter().map(|s| s.parse().games).collect();
     let test_of = |g: &crate::sgf::GameRecord| {
@@ -126,49 +140,55 @@ pub fn evaluate_streams(
     if let Err(e) = hints.book() {
         bail!("the book does not read back: {e}");
     }
-    let per_game: Vec<GameResult> = games
-        .par_iter()
-        .enumerate()
-        .map(|(i, g)| measure(&hints, g, opts.seed.wrapping_add(i as u64)))
-        .collect();
-    let mut out = StreamEvaluation {
-        counts: StreamCounts {
-            train_games: report.games_indexed,
-            test_games: games.len(),
-            untrackable,
-            book_bytes: book.len(),
-            snapshots: 0,
-            noise: NoiseCount::default(),
-            records_wrong: 0,
-        },
-        tracked: Report {
-            games: games.len(),
-            ..Report::default()
-        },
-        snapshots_alone: Report {
-            games: games.len(),
-            ..Report::default()
-        },
-    };
-    for r in &per_game {
-        out.counts.snapshots += r.snapshots;
-        out.counts.noise += r.noise;
-        out.counts.records_wrong += !r.record_right as usize;
-        for (total, part) in [
-            (&mut out.tracked, &r.tracked),
-            (&mut out.snapshots_alone, &r.alone),
-        ] {
-            for (b, t) in total.buckets.iter_mut().zip(part) {
-                b.add(t);
+    let mut all = Vec::new();
+    for &cadence in &opts.cadences {
+        let per_game: Vec<GameResult> = games
+            .par_iter()
+            .enumerate()
+            .map(|(i, g)| measure(&hints, g, opts.seed.wrapping_add(i as u64), cadence, opts))
+            .collect();
+        let mut out = StreamEvaluation {
+            counts: StreamCounts {
+                train_games: report.games_indexed,
+                test_games: games.len(),
+                untrackable,
+                book_bytes: book.len(),
+                snapshots: 0,
+                noise: NoiseCount::default(),
+                records_wrong: 0,
+                cadence,
+                times: opts.times,
+            },
+            tracked: Report {
+                games: games.len(),
+                ..Report::default()
+            },
+            snapshots_alone: Report {
+                games: games.len(),
+                ..Report::default()
+            },
+        };
+        for r in &per_game {
+            out.counts.snapshots += r.snapshots;
+            out.counts.noise += r.noise;
+            out.counts.records_wrong += !r.record_right as usize;
+            for (total, part) in [
+                (&mut out.tracked, &r.tracked),
+                (&mut out.snapshots_alone, &r.alone),
+            ] {
+                for (b, t) in total.buckets.iter_mut().zip(part) {
+                    b.add(t);
+                }
             }
         }
-    }
-    for r in [&mut out.tracked, &mut out.snapshots_alone] {
-        for b in r.buckets {
-            r.overall.add(&b);
+        for r in [&mut out.tracked, &mut out.snapshots_alone] {
+            for b in r.buckets {
+                r.overall.add(&b);
+            }
         }
+        all.push(out);
     }
-    Ok(out)
+    Ok(all)
 }
 
 /// One test game's counts.
@@ -181,7 +201,13 @@ struct GameResult {
 }
 
 /// Sends one game's stream, and its positions as plain snapshots, to `hints`.
-fn measure(hints: &StandardHints<'_>, game: &Trackable, seed: u64) -> GameResult {
+fn measure(
+    hints: &StandardHints<'_>,
+    game: &Trackable,
+    seed: u64,
+    cadence: Option<Cadence>,
+    opts: &StreamOptions,
+) -> GameResult {
     let mut ws: Box<Workspace<CAPACITY>> = Box::default();
     let ask = |ws: &mut Workspace<CAPACITY>, line: &str| -> String {
         match hints.reply(line.as_bytes(), ws, &mut NoLeds) {
@@ -195,10 +221,21 @@ fn measure(hints: &StandardHints<'_>, game: &Trackable, seed: u64) -> GameResult
         }
     };
     ask(&mut ws, "track");
-    let s = stream(game, seed, |line| ask(&mut ws, line));
-    let replies = &s.replies;
+    let (replies, before_move, snapshots, noise) = match cadence {
+        None => {
+            let s = stream(game, seed, |line| ask(&mut ws, line));
+            (s.replies, s.before_move, s.lines.len(), s.noise)
+        }
+        Some(cadence) => {
+            let g = Game::from_trackable(game);
+            let tl = timeline(&g, seed, Protocol::Today, &Noise::ALL);
+            let r = render(&tl, cadence, opts.times, seed);
+            let replies: Vec<String> = r.lines.iter().map(|l| ask(&mut ws, l)).collect();
+            (replies, r.before_move, r.lines.len(), tl.noise)
+        }
+    };
     let record = ask(&mut ws, "game");
-    let record_right = record == sgf_of(game);
+    let record_right = check_record(&Game::from_trackable(game), &record, false).is_ok();
     ask(&mut ws, "untrack");
     let last = BUCKETS[BUCKETS.len() - 1].1;
     let mut tracked = [Tally::default(); 4];
@@ -213,7 +250,7 @@ fn measure(hints: &StandardHints<'_>, game: &Trackable, seed: u64) -> GameResult
         };
         let plain = format!("board 19 {} {}", cells(&board), color.letter());
         let alone_reply = ask(&mut ws, &plain);
-        let tracked_reply = s.before_move.get(n).and_then(|&k| replies.get(k));
+        let tracked_reply = before_move.get(n).and_then(|&k| replies.get(k));
         for (tally, reply) in [
             (&mut tracked[b], tracked_reply.map(String::as_str)),
             (&mut alone[b], Some(alone_reply.as_str())),
@@ -231,8 +268,8 @@ fn measure(hints: &StandardHints<'_>, game: &Trackable, seed: u64) -> GameResult
         let _ = board.play(color, Move::Play(p));
     }
     GameResult {
-        snapshots: s.lines.len(),
-        noise: s.noise,
+        snapshots,
+        noise,
         record_right,
         tracked,
         alone,

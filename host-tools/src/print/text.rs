@@ -632,18 +632,33 @@ pub fn evaluation(e: &EvaluationAnswer) -> String {
 /// A measurement of tracked streams (`kifudex predict --eval --streams`).
 pub fn streams(e: &StreamsAnswer) -> String {
     let c = &e.counts;
+    let n = &c.noise;
+    let cadence = match (c.cadence, c.times) {
+        (None, _) => "legacy streams".to_string(),
+        (Some(k), t) => format!(
+            "{} streams{}",
+            match k {
+                crate::hints::stream::Cadence::Periodic => "periodic",
+                crate::hints::stream::Cadence::ChangeOnly => "change-only",
+            },
+            if t { " with t=" } else { "" }
+        ),
+    };
     format!(
-        "{} training games in the book ({} bytes); {} test games followed ({} a board cannot follow), {} snapshots ({} misread points, {} stones lifted and put back, {} hands, {} slid stones, {} captures lifted over several snapshots); records not the game's main line: {}\n\ntracked streams (hints read before each move):\n{}\nthe same positions as plain snapshots (side to move named):\n{}",
+        "{} training games in the book ({} bytes); {} test games followed ({} a board cannot follow), {cadence}: {} snapshots ({} misread points, {} stones lifted and put back, {} hands, {} slid stones, {} captures lifted over several snapshots, {} throw-ins at once, {} lost readings, {} fixes ignored); records not the game's main line: {}\n\ntracked streams (hints read before each move):\n{}\nthe same positions as plain snapshots (side to move named):\n{}",
         c.train_games,
         c.book_bytes,
         c.test_games,
         c.untrackable,
         c.snapshots,
-        c.noise.flickers,
-        c.noise.lifts,
-        c.noise.hands,
-        c.noise.slides,
-        c.noise.slow_captures,
+        n.flickers,
+        n.lifts,
+        n.hands,
+        n.slides,
+        n.slow_captures,
+        n.throw_ins,
+        n.lost_readings,
+        n.ignored_fixes,
         c.records_wrong,
         guess_rates(&e.tracked),
         guess_rates(&e.snapshots_alone)

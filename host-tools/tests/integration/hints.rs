@@ -1143,7 +1143,9 @@ fn firmware_replies_are_byte_identical_under_qemu() {
 }
 
 /// `track`, the snapshot streams of three real games the book did not learn from (the
-/// first with handicap stones), each game's record, a new record, plain snapshots again.
+/// first with handicap stones), each game's record; streams of physical timelines of both
+/// cadences (a handicap game with takebacks, a 9x9 game with a pass); a new record, plain
+/// snapshots again.
 fn tracking_requests(c: &Cross) -> Vec<u8> {
     let book = std::fs::read(&c.book).unwrap();
     let hints = StandardHints::new(kifudex_core::book::Book::open(&book));
@@ -1164,6 +1166,48 @@ fn tracking_requests(c: &Cross) -> Vec<u8> {
         }
         out += "game\n";
         assert_eq!(ask(&hints, &mut ws, "game"), sgf_of(game));
+    }
+    // Physical timelines (`stream::timeline`) on boards of both cadences, with and without
+    // `t=`, with the full protocol's lines: a handicap game (its stones placed one by one
+    // after `new 19 handicap N`; its first 60 moves, with takebacks), a 9x9 game with a pass.
+    use kifudex::hints::stream::{check_record, render, timeline, Cadence, Game, Noise, Protocol};
+    let (cases, _) = crate::tracking::cases();
+    let handicapped = cases.iter().find(|c| !c.game.handicap.is_empty()).unwrap();
+    let short = Game {
+        moves: handicapped.game.moves[..60].to_vec(),
+        ..handicapped.game.clone()
+    };
+    let passing = cases
+        .iter()
+        .filter(|c| c.game.size == Size::square(9).unwrap())
+        .find(|c| {
+            c.game.moves.contains(&(Color::Black, Move::Pass))
+                || c.game.moves.contains(&(Color::White, Move::Pass))
+        })
+        .unwrap();
+    let noise = Noise {
+        takeback: 100,
+        ..Noise::ALL
+    };
+    let streams = [
+        (&short, Cadence::Periodic, true),
+        (&short, Cadence::ChangeOnly, false),
+        (&passing.game, Cadence::ChangeOnly, true),
+        (&passing.game, Cadence::Periodic, false),
+    ];
+    for (k, (game, cadence, times)) in streams.into_iter().enumerate() {
+        let tl = timeline(game, 500 + k as u64, Protocol::Full, &noise);
+        assert!(game.handicap.is_empty() || tl.noise.takebacks > 0);
+        for l in render(&tl, cadence, times, k as u64).lines {
+            ask(&hints, &mut ws, &l);
+            out += &l;
+            out += "\n";
+        }
+        out += "game\n";
+        let record = ask(&hints, &mut ws, "game");
+        if let Err(e) = check_record(game, &record, true) {
+            panic!("{cadence:?} stream {k}: {e}: {record}");
+        }
     }
     out += &format!(
         "board 19 {}\nuntrack\nboard 19 {}\ngame\nquit\n",
@@ -1526,7 +1570,10 @@ fn tracked_streams_recover_real_games() {
             let s = stream(game, 1000 + i as u64, |line| {
                 let reply = ask(&hints, &mut ws, line);
                 let record = ws.tracker().record();
-                let prefix = record.moves().zip(&game.moves).all(|(a, b)| a == *b);
+                let prefix = record
+                    .moves()
+                    .zip(&game.moves)
+                    .all(|(a, b)| a == (b.0, Move::Play(b.1)));
                 held.push(prefix.then_some(record.len()));
                 reply
             });
@@ -1740,9 +1787,14 @@ fn streams_with_real_errors_get_the_named_condition() {
                     if board.get(q) == Stone::Empty && !captures.contains(q) {
                         let mut early = placed.clone();
                         early.push((q, Stone::of(next_color)));
+                        // The record follows the early move (a fix ignored): the stones it
+                        // captures in turn are to lift as well.
+                        let mut then = board.clone();
+                        let mut lift = cap.clone();
+                        lift.extend(then.play(next_color, Move::Play(q)).unwrap().points.iter());
                         assert_eq!(
                             say(&snapshot_with(&before, &early)),
-                            format!("fix remove {}", pts(&cap)),
+                            format!("fix remove {}", pts(&lift)),
                             "move {n}"
                         );
                         *seen

@@ -13,8 +13,18 @@
 //! points (the stones under it read empty) for one to six snapshots.
 
 use kifudex_core::board::{Board, Rules, StonesOnly};
-use kifudex_core::track::STABLE;
 use kifudex_core::{Color, Event, Move, Point, PointSet, Size, Stone};
+
+mod cadence;
+mod timeline;
+
+pub use cadence::{render, Cadence, Rendered};
+pub use timeline::{timeline, Change, Game, Noise, Protocol, TimedChange, Timeline};
+
+/// How many snapshots in a row this generator's streams keep a change (the tracker's
+/// count when the generator was written): a misreading lasts fewer, the next stone comes
+/// this many snapshots after the last captured stone is lifted.
+pub const STABLE: u8 = 3;
 
 /// A game as a tracker can follow it: setup stones, then moves of alternating colours
 /// (no passes: a board cannot see one), each legal under simple ko without suicide.
@@ -115,6 +125,57 @@ impl Trackable {
     }
 }
 
+/// Whether the `game` reply `sgf` is the record of `game`: read back by the project's SGF
+/// reader, the same size, the same setup stones (handicap stones included, in any order),
+/// the same handicap count (`HA`) when `handicap` (the stones were placed after `new N
+/// handicap K`), and the same moves, passes included; else what differs.
+pub fn check_record(game: &Game, sgf: &str, handicap: bool) -> Result<(), String> {
+    let parsed = crate::sgf::parse_file(sgf.as_bytes(), "record", None);
+    let [back] = parsed.games.as_slice() else {
+        return Err(format!("{} games in the record", parsed.games.len()));
+    };
+    if back.size != game.size {
+        return Err(format!("size {}", back.size.width()));
+    }
+    let mut setup: Vec<(u16, Stone)> = Vec::new();
+    let mut moves: Vec<(Color, Move)> = Vec::new();
+    for e in &back.events {
+        match *e {
+            Event::Setup { point, stone } => setup.push((point.index19(), stone)),
+            Event::Play { color, mv } => moves.push((color, mv)),
+        }
+    }
+    setup.sort_unstable();
+    let mut want: Vec<(u16, Stone)> = game
+        .all_setup()
+        .iter()
+        .map(|&(p, c)| (p.index19(), Stone::of(c)))
+        .collect();
+    want.sort_unstable();
+    if setup != want {
+        return Err(format!("setup {setup:?}"));
+    }
+    let ha = back.info.handicap.unwrap_or(0) as usize;
+    if handicap && ha != game.handicap.len() {
+        return Err(format!("HA[{ha}]"));
+    }
+    if moves != game.moves {
+        let k = moves
+            .iter()
+            .zip(&game.moves)
+            .position(|(a, b)| a != b)
+            .unwrap_or(moves.len().min(game.moves.len()));
+        return Err(format!(
+            "{} moves of {}, first different at move {k}: {:?} for {:?}",
+            moves.len(),
+            game.moves.len(),
+            moves.get(k),
+            game.moves.get(k)
+        ));
+    }
+    Ok(())
+}
+
 /// A snapshot stream: the `board` request lines, and for each move the line the board
 /// showed last before its stone was placed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -131,10 +192,11 @@ pub struct Stream {
     pub noise: NoiseCount,
 }
 
-/// What a stream holds besides plain positions.
+/// What a stream holds besides plain positions (the legacy [`stream`] counts the first
+/// five kinds; a [`Timeline`] all of them).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct NoiseCount {
-    /// Misread points (each for 1 to [`STABLE`]` - 1` snapshots).
+    /// Misread points (each for a short while).
     pub flickers: usize,
     /// Stones lifted and put back.
     pub lifts: usize,
@@ -144,6 +206,22 @@ pub struct NoiseCount {
     pub slides: usize,
     /// Captures whose stones left over more than one snapshot.
     pub slow_captures: usize,
+    /// Stones played on a point a capture had just emptied, within one reading of the
+    /// capture's last stone lifted (or before it).
+    pub throw_ins: usize,
+    /// Two moves, one of each side, between two readings.
+    pub lost_readings: usize,
+    /// Captured stones left on the board while play went on for a few moves (a `fix`
+    /// ignored), then lifted.
+    pub ignored_fixes: usize,
+    /// Passes (the `pass` button).
+    pub passes: usize,
+    /// Takebacks (the `undo` button, the stone lifted, its captures put back).
+    pub takebacks: usize,
+    /// Handicap stones placed one by one.
+    pub handicap_stones: usize,
+    /// Dead stones taken off after two passes.
+    pub dead_stones: usize,
 }
 
 impl std::ops::AddAssign for NoiseCount {
@@ -153,13 +231,25 @@ impl std::ops::AddAssign for NoiseCount {
         self.hands += o.hands;
         self.slides += o.slides;
         self.slow_captures += o.slow_captures;
+        self.throw_ins += o.throw_ins;
+        self.lost_readings += o.lost_readings;
+        self.ignored_fixes += o.ignored_fixes;
+        self.passes += o.passes;
+        self.takebacks += o.takebacks;
+        self.handicap_stones += o.handicap_stones;
+        self.dead_stones += o.dead_stones;
     }
 }
 
 /// A small deterministic generator (xorshift64*).
-struct Rng(u64);
+pub(crate) struct Rng(u64);
 
 impl Rng {
+    /// A generator seeded with `seed` (any value).
+    pub(crate) fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
+    }
+
     fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
@@ -167,12 +257,17 @@ impl Rng {
         self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
     }
 
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
     }
 
+    /// A number from `lo` to `hi`, both included.
+    pub(crate) fn range(&mut self, lo: u32, hi: u32) -> u32 {
+        lo + self.below((hi - lo + 1) as usize) as u32
+    }
+
     /// `true` `per_mille` times in 1000.
-    fn chance(&mut self, per_mille: usize) -> bool {
+    pub(crate) fn chance(&mut self, per_mille: usize) -> bool {
         self.below(1000) < per_mille
     }
 }
@@ -267,7 +362,7 @@ pub fn stream(game: &Trackable, seed: u64, mut reply: impl FnMut(&str) -> String
     let at = |p: Point| p.y as usize * w + p.x as usize;
     let mut out = Writer {
         size,
-        rng: Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1),
+        rng: Rng::new(seed),
         flickers: Vec::new(),
         lines: Vec::new(),
         replies: Vec::new(),
