@@ -79,13 +79,22 @@ pub(super) fn file_encoding(
     det.guess(None, false)
 }
 
-/// A value's text in the file's charset: control characters as spaces, trimmed; `None`
-/// when nothing is left.
+/// A value's text in the file's charset: control characters and white space as spaces,
+/// trimmed; `None` when nothing is left.
 pub(super) fn text_of(raw: &[u8], enc: &'static Encoding) -> Option<String> {
     let (s, _) = enc.decode_without_bom_handling(raw);
     let t: String = s
         .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
+        // White space of any kind is a space, as the SGF reader's SimpleText makes it (a
+        // no-break space was kept, and read back as a space once written as SGF: found by
+        // fuzzing).
+        .map(|c| {
+            if c.is_control() || c.is_whitespace() {
+                ' '
+            } else {
+                c
+            }
+        })
         .collect();
     let t = t.trim();
     (!t.is_empty()).then(|| t.to_owned())
@@ -320,6 +329,20 @@ pub(super) fn reject(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A value's text as the SGF reader's SimpleText: control characters and white space
+    /// of any kind (a no-break space in a single-byte charset, an ideographic space) are
+    /// spaces, the ends trimmed.
+    #[test]
+    fn texts_are_simple_text() {
+        let w = encoding_rs::WINDOWS_1256;
+        assert_eq!(text_of(b" a\xA0b\x02c\t", w).as_deref(), Some("a b c"));
+        assert_eq!(
+            text_of("x\u{3000}y\u{a0}".as_bytes(), UTF_8).as_deref(),
+            Some("x y")
+        );
+        assert_eq!(text_of(b"\xA0\x01", w), None);
+    }
 
     #[test]
     fn lines_keep_their_offsets() {

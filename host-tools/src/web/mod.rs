@@ -37,6 +37,8 @@ pub enum ErrorKind {
     PayloadTooLarge,
     /// 414: a request line longer than [`Limits::max_uri`].
     UriTooLong,
+    /// 431: header lines longer than [`Limits::max_headers`] in all.
+    HeadersTooLarge,
     /// 503: the answer took longer than [`Limits::request_timeout`].
     Timeout,
     /// 503 with `Retry-After`: [`Limits::max_scans`] pattern scans are running already.
@@ -54,6 +56,7 @@ impl ErrorKind {
             ErrorKind::MethodNotAllowed => 405,
             ErrorKind::PayloadTooLarge => 413,
             ErrorKind::UriTooLong => 414,
+            ErrorKind::HeadersTooLarge => 431,
             ErrorKind::Timeout | ErrorKind::Busy => 503,
             ErrorKind::Internal => 500,
         }

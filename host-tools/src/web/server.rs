@@ -1,8 +1,8 @@
 //! The HTTP side: routes, the limits every request is held to, the accept loop.
 //!
 //! Every request passes one guard first: a method other than GET or HEAD gets 405, a
-//! request line longer than [`Limits::max_uri`] 414, a request with a body 413, all with a
-//! JSON error. The API's answers (the explorer's, printed by the JSON printer) are computed
+//! request line longer than [`Limits::max_uri`] 414, header lines longer than
+//! [`Limits::max_headers`] 431, a request with a body 413, all with a JSON error. The API's answers (the explorer's, printed by the JSON printer) are computed
 //! on blocking threads, at most
 //! [`Limits::workers`] at a time, each within [`Limits::request_timeout`]; pattern scans
 //! run apart, at most [`Limits::max_scans`] at once (`super::scan`). Connections are
@@ -44,6 +44,10 @@ pub struct Limits {
     /// query, so this is generous; longer requests get 414. (Under the HTTP layer's own
     /// limit of 64 KiB, so that every refusal is the API's JSON.)
     pub max_uri: usize,
+    /// The longest header lines of one request, in bytes in all (line ends included);
+    /// more get 431. (With `max_uri`, under the HTTP layer's read buffer, so that no head
+    /// the layer would take grows past them.)
+    pub max_headers: usize,
     /// Time a client has to send a request's headers.
     pub header_timeout: Duration,
     /// Time an answer may take, waiting for a worker included (then 503).
@@ -65,6 +69,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_uri: 60 * 1024,
+            max_headers: 32 * 1024,
             header_timeout: Duration::from_secs(10),
             request_timeout: Duration::from_secs(30),
             max_connections: 256,
@@ -471,9 +476,13 @@ impl Server {
                 let conn = hyper::server::conn::http1::Builder::new()
                     .timer(TokioTimer::new())
                     .header_read_timeout(limits.header_timeout)
-                    .max_buf_size(limits.max_uri + 64 * 1024)
+                    .max_buf_size(limits.max_uri + limits.max_headers + 64 * 1024)
                     .serve_connection(
-                        TokioIo::new(LineLimit::new(stream, limits.max_uri + 64)),
+                        TokioIo::new(LineLimit::new(
+                            stream,
+                            limits.max_uri + 64,
+                            limits.max_headers,
+                        )),
                         service,
                     );
                 let _ = tokio::time::timeout(limits.connection_lifetime, conn).await;

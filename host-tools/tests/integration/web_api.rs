@@ -9,7 +9,8 @@
 //! - bad requests (illegal moves, garbage, a 100 KB query, path traversal plain and
 //!   percent-encoded, unknown routes, wrong methods, bodies, slow headers) get a 4xx (with
 //!   `{"error": ...}` wherever the request reached the router), random queries never a
-//!   5xx, and the server keeps answering.
+//!   5xx, and the server keeps answering;
+//! - idle and slow clients are cut off, and connections past the limit wait for a slot.
 //!
 //! Run with `cargo test -p kifudex --release --test integration web_api::`.
 
@@ -1085,6 +1086,101 @@ fn idle_and_trickling_clients_are_closed() {
     closed_within(kept, "idle after an answer");
     // The server still answers.
     assert_eq!(get(addr, "/api/info").status, 200);
+}
+
+/// Header lines of exactly `max_headers` bytes are answered; one byte more gets 431 with
+/// `{"error": ...}`, whether it comes in one write or in pieces, and however far past the
+/// limit (the HTTP layer alone let a head that came in one read pass its buffer's size).
+#[test]
+fn header_lines_just_under_and_just_over_the_limit() {
+    let srv = server();
+    let addr = srv.addr();
+    let max = Limits::default().max_headers;
+    let head = |pad: usize| {
+        // "Host: x\r\n" 9, "Connection: close\r\n" 19, "X-Pad: " 7, "\r\n" 2, "\r\n" 2.
+        format!(
+            "GET /api/info HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Pad: {}\r\n\r\n",
+            "a".repeat(pad)
+        )
+        .into_bytes()
+    };
+    let under = head(max - 39);
+    let r = raw(addr, &under);
+    assert_eq!(r.status, 200, "{}", r.head);
+    let over = head(max - 38);
+    let r = raw(addr, &over);
+    assert_eq!(r.status, 431, "{}", r.head);
+    assert!(r.json()["error"]
+        .as_str()
+        .unwrap()
+        .contains(&max.to_string()));
+    // In pieces.
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    for piece in over.chunks(1000) {
+        if s.write_all(piece).is_err() {
+            break;
+        }
+    }
+    let mut buf = Vec::new();
+    let _ = s.read_to_end(&mut buf);
+    assert!(
+        buf.starts_with(b"HTTP/1.1 431"),
+        "{}",
+        String::from_utf8_lossy(&buf)
+    );
+    // Far past it, many times (in one write each: the case the HTTP layer let through).
+    for _ in 0..20 {
+        let r = raw(addr, &head(200_000));
+        assert_eq!(r.status, 431, "{}", r.head);
+    }
+    assert_eq!(get(addr, "/api/info").status, 200);
+}
+
+/// At most `max_connections` connections are served at once: one more waits (in the listen
+/// queue, unanswered) until one of them closes, and is then answered.
+#[test]
+fn connections_past_the_limit_wait_for_a_slot() {
+    let srv = server_with(Limits {
+        max_connections: 2,
+        header_timeout: Duration::from_secs(5),
+        ..Limits::default()
+    });
+    let addr = srv.addr();
+    let request = b"GET /api/info HTTP/1.1\r\nHost: x\r\n\r\n";
+    // Two kept-alive connections, answered once, then idle: both slots held.
+    let mut held = Vec::new();
+    for _ in 0..2 {
+        let mut c = TcpStream::connect(addr).unwrap();
+        c.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        c.write_all(request).unwrap();
+        let mut first = [0u8; 12];
+        c.read_exact(&mut first).unwrap();
+        assert_eq!(&first, b"HTTP/1.1 200");
+        held.push(c);
+    }
+    // A third: connected (the listen queue), its request sent, no answer while they stay.
+    let mut third = TcpStream::connect(addr).unwrap();
+    third.write_all(request).unwrap();
+    third
+        .set_read_timeout(Some(Duration::from_millis(700)))
+        .unwrap();
+    let mut first = [0u8; 12];
+    let waited = third.read(&mut first);
+    assert!(
+        matches!(&waited, Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut)),
+        "answered past the limit: {waited:?}"
+    );
+    // One closes: the third gets its slot and its answer (well before the others' 5 s
+    // header timeout would have freed one).
+    drop(held.remove(0));
+    let t = std::time::Instant::now();
+    third
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    third.read_exact(&mut first).unwrap();
+    assert_eq!(&first, b"HTTP/1.1 200");
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
 }
 
 /// The page and its files, with the safety headers; a pasted SGF opens.

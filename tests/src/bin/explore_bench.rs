@@ -13,14 +13,13 @@
 //! The filters' values are read from the index's first game (its Black player, event,
 //! rules, komi, year), so any index can be measured. Numbers are reported, never asserted.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use kifudex::explore::answer::letters::sgf;
 use kifudex::explore::{keep, Explorer};
 use kifudex::web::{Limits, RunningServer};
+use kifudex_tests::http::{enc, json_number, pct, Conn};
 
 /// Options of the run.
 struct Args {
@@ -54,95 +53,6 @@ fn args() -> Args {
     }
     assert!(!a.index.is_empty(), "usage: explore_bench INDEX [options]");
     a
-}
-
-/// One keep-alive connection.
-struct Conn {
-    addr: SocketAddr,
-    stream: TcpStream,
-    reader: BufReader<TcpStream>,
-}
-
-impl Conn {
-    fn open(addr: SocketAddr) -> Conn {
-        let stream = TcpStream::connect(addr).expect("connect");
-        stream.set_nodelay(true).unwrap();
-        stream
-            .set_read_timeout(Some(Duration::from_secs(120)))
-            .unwrap();
-        let reader = BufReader::new(stream.try_clone().unwrap());
-        Conn {
-            addr,
-            stream,
-            reader,
-        }
-    }
-
-    /// One GET: its status and body (status 0 when the connection broke: then it is
-    /// opened again).
-    fn get(&mut self, target: &str) -> (u16, Vec<u8>) {
-        match self.try_get(target) {
-            Some(reply) => reply,
-            None => {
-                *self = Conn::open(self.addr);
-                (0, Vec::new())
-            }
-        }
-    }
-
-    fn try_get(&mut self, target: &str) -> Option<(u16, Vec<u8>)> {
-        let request = format!("GET {target} HTTP/1.1\r\nHost: bench\r\n\r\n");
-        self.stream.write_all(request.as_bytes()).ok()?;
-        let mut line = String::new();
-        self.reader.read_line(&mut line).ok()?;
-        let status: u16 = line.split(' ').nth(1).and_then(|s| s.parse().ok())?;
-        let mut len = 0usize;
-        loop {
-            let mut h = String::new();
-            self.reader.read_line(&mut h).ok()?;
-            if h == "\r\n" || h.is_empty() {
-                break;
-            }
-            if let Some((k, v)) = h.split_once(':') {
-                if k.eq_ignore_ascii_case("content-length") {
-                    len = v.trim().parse().ok()?;
-                }
-            }
-        }
-        let mut body = vec![0u8; len];
-        self.reader.read_exact(&mut body).ok()?;
-        Some((status, body))
-    }
-}
-
-/// Percentile `p` (0-1) of sorted times, in ms.
-fn pct(sorted: &[Duration], p: f64) -> f64 {
-    let i = ((sorted.len() as f64 * p).ceil() as usize).clamp(1, sorted.len()) - 1;
-    sorted[i].as_secs_f64() * 1e3
-}
-
-/// Percent-encodes a query value.
-fn enc(v: &str) -> String {
-    let mut out = String::new();
-    for b in v.bytes() {
-        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
-/// The number after `"key":` in a JSON text.
-fn json_number(body: &[u8], key: &str) -> Option<u64> {
-    let text = std::str::from_utf8(body).ok()?;
-    let at = text.find(&format!("\"{key}\":"))? + key.len() + 3;
-    let digits: String = text[at..]
-        .chars()
-        .take_while(|c| c.is_ascii_digit())
-        .collect();
-    digits.parse().ok()
 }
 
 fn main() {

@@ -12,3 +12,4 @@ mod corpus_replay;
 mod fuzz_replay;
 mod layers;
 mod pattern_naive;
+mod web_soak;
