@@ -205,6 +205,9 @@ pub struct Sample {
     pub file_kib: u64,
 }
 
+/// A row of the memory table: its name and the figure it shows.
+type Column = (&'static str, fn(&Sample) -> u64);
+
 /// What the soak measured.
 #[derive(Clone, Debug, Default)]
 pub struct Report {
@@ -290,7 +293,7 @@ impl Report {
                 "\nServer memory (MiB) | start | after warm-up ({} s) | end | after warm-up min - max\n---|---|---|---|---\n",
                 warmup.as_secs()
             ));
-            let rows: [(&str, fn(&Sample) -> u64); 3] = [
+            let rows: [Column; 3] = [
                 ("RSS", |s| s.rss_kib),
                 ("anonymous (heap, stacks)", |s| s.anon_kib),
                 ("file pages (the mapped index, the binary)", |s| s.file_kib),
@@ -691,7 +694,7 @@ impl Client<'_> {
                 "&rules=japanese",
                 "&swap=1",
             ];
-            let extra: &str = *self.rng.pick::<&str>(&extra[..]);
+            let extra: &str = self.rng.pick::<&str>(&extra[..]);
             filters.push_str(extra);
         }
         let target = format!(
