@@ -295,10 +295,7 @@ fn sgfmill_batch(originals: &[&PathBuf], records: &[&str]) -> Option<(Vec<String
 }
 
 /// The most records of [`streams_of_both_cadences_record_real_games`] not their game's, as
-/// last measured: periodic (with t=, without), change-only (with t=, without). Measured on
-/// the session's patch (74, 66; 10, 28); change-only without t= raised by the 3 streams
-/// that the tracker of c0a2375 (two new stones of one colour `fix remove` again) records
-/// wrong more on the games without 13x13 (36 -> 39 there).
+/// last measured (on c0a2375): periodic (with t=, without), change-only (with t=, without).
 const WRONG_AT_MOST: [(usize, usize); 2] = [(74, 66), (10, 31)];
 
 /// Every record of both cadences equals its game (the project's SGF reader: size, setup,
