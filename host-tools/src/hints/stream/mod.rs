@@ -129,13 +129,17 @@ impl Trackable {
 /// reader, the same size, the same setup stones (handicap stones included, in any order),
 /// the same handicap count (`HA`) when `handicap` (the stones were placed after `new N
 /// handicap K`), and the same moves, passes included; else what differs.
-pub fn check_record(game: &Game, sgf: &str, handicap: bool) -> Result<(), String> {
+pub fn check_record(game: &Game, sgf: &str, handicap: bool) -> Result<(), Mismatch> {
+    let at_start = |what: String| Mismatch { at: 0, what };
     let parsed = crate::sgf::parse_file(sgf.as_bytes(), "record", None);
     let [back] = parsed.games.as_slice() else {
-        return Err(format!("{} games in the record", parsed.games.len()));
+        return Err(at_start(format!(
+            "{} games in the record",
+            parsed.games.len()
+        )));
     };
     if back.size != game.size {
-        return Err(format!("size {}", back.size.width()));
+        return Err(at_start(format!("size {}", back.size.width())));
     }
     let mut setup: Vec<(u16, Stone)> = Vec::new();
     let mut moves: Vec<(Color, Move)> = Vec::new();
@@ -153,11 +157,11 @@ pub fn check_record(game: &Game, sgf: &str, handicap: bool) -> Result<(), String
         .collect();
     want.sort_unstable();
     if setup != want {
-        return Err(format!("setup {setup:?}"));
+        return Err(at_start(format!("setup {setup:?}")));
     }
     let ha = back.info.handicap.unwrap_or(0) as usize;
     if handicap && ha != game.handicap.len() {
-        return Err(format!("HA[{ha}]"));
+        return Err(at_start(format!("HA[{ha}]")));
     }
     if moves != game.moves {
         let k = moves
@@ -165,15 +169,33 @@ pub fn check_record(game: &Game, sgf: &str, handicap: bool) -> Result<(), String
             .zip(&game.moves)
             .position(|(a, b)| a != b)
             .unwrap_or(moves.len().min(game.moves.len()));
-        return Err(format!(
-            "{} moves of {}, first different at move {k}: {:?} for {:?}",
-            moves.len(),
-            game.moves.len(),
-            moves.get(k),
-            game.moves.get(k)
-        ));
+        return Err(Mismatch {
+            at: k,
+            what: format!(
+                "{} moves of {}, first different at move {k}: {:?} for {:?}",
+                moves.len(),
+                game.moves.len(),
+                moves.get(k),
+                game.moves.get(k)
+            ),
+        });
     }
     Ok(())
+}
+
+/// How a record differs from its game ([`check_record`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The first move that differs (0 when the size, setup or handicap differ).
+    pub at: usize,
+    /// What differs.
+    pub what: String,
+}
+
+impl std::fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.what)
+    }
 }
 
 /// A snapshot stream: the `board` request lines, and for each move the line the board
@@ -222,6 +244,44 @@ pub struct NoiseCount {
     pub handicap_stones: usize,
     /// Dead stones taken off after two passes.
     pub dead_stones: usize,
+}
+
+impl NoiseCount {
+    /// The counts as (name, count) pairs, in the order of the fields.
+    pub fn kinds(&self) -> [(&'static str, usize); 12] {
+        [
+            ("flicker", self.flickers),
+            ("lift", self.lifts),
+            ("hand", self.hands),
+            ("slide", self.slides),
+            ("slow-capture", self.slow_captures),
+            ("throw-in", self.throw_ins),
+            ("lost-reading", self.lost_readings),
+            ("ignored-fix", self.ignored_fixes),
+            ("pass", self.passes),
+            ("takeback", self.takebacks),
+            ("handicap", self.handicap_stones),
+            ("dead-stones", self.dead_stones),
+        ]
+    }
+
+    /// What was counted since `before` (a count of the same stream made earlier).
+    pub fn since(&self, before: &NoiseCount) -> NoiseCount {
+        NoiseCount {
+            flickers: self.flickers.saturating_sub(before.flickers),
+            lifts: self.lifts.saturating_sub(before.lifts),
+            hands: self.hands.saturating_sub(before.hands),
+            slides: self.slides.saturating_sub(before.slides),
+            slow_captures: self.slow_captures.saturating_sub(before.slow_captures),
+            throw_ins: self.throw_ins.saturating_sub(before.throw_ins),
+            lost_readings: self.lost_readings.saturating_sub(before.lost_readings),
+            ignored_fixes: self.ignored_fixes.saturating_sub(before.ignored_fixes),
+            passes: self.passes.saturating_sub(before.passes),
+            takebacks: self.takebacks.saturating_sub(before.takebacks),
+            handicap_stones: self.handicap_stones.saturating_sub(before.handicap_stones),
+            dead_stones: self.dead_stones.saturating_sub(before.dead_stones),
+        }
+    }
 }
 
 impl std::ops::AddAssign for NoiseCount {

@@ -257,6 +257,10 @@ pub struct Timeline {
     /// When each move of the game begins (its stone first touches the board, its pass is
     /// pressed), after any takeback before it.
     pub move_at: Vec<u32>,
+    /// For each move, the noise counted before it (the noise made while move `i` is played,
+    /// its captures lifted, and the next move forced to come at once, is `noise_before[i +
+    /// 1]` (or `noise`) less `noise_before[i]`).
+    pub noise_before: Vec<NoiseCount>,
     /// When the game is over and the board quiet.
     pub end: u32,
     /// What the timeline holds besides plain moves.
@@ -424,6 +428,7 @@ pub fn timeline(game: &Game, seed: u64, protocol: Protocol, noise: &Noise) -> Ti
     }
     let moves = &game.moves;
     let mut move_at = Vec::with_capacity(moves.len());
+    let mut noise_before = Vec::with_capacity(moves.len());
     // A move's time fixed by the one before (a throw-in, a lost reading).
     let mut next_at: Option<u32> = None;
     // A captured stone left on the board, lifted before move `.1`.
@@ -439,6 +444,7 @@ pub fn timeline(game: &Game, seed: u64, protocol: Protocol, noise: &Noise) -> Ti
         if mv == Move::Pass && !full {
             continue;
         }
+        noise_before.push(g.noise);
         let forced = next_at.take();
         let mut t = match forced {
             Some(t) => t,
@@ -620,6 +626,7 @@ pub fn timeline(game: &Game, seed: u64, protocol: Protocol, noise: &Noise) -> Ti
         named,
         changes,
         move_at,
+        noise_before,
         end,
         noise: g.noise,
     }
