@@ -476,7 +476,10 @@ impl Tracker {
         let n = self.record.handicap() as usize;
         let setup = *self.record.setup(Color::Black);
         if !seen[1].is_empty() {
-            if setup.len() == n && seen[0] == setup {
+            // Every handicap stone on the board and a white stone: White's first move (and
+            // the black stones beyond the setup, Black's answers: both players may move
+            // between two readings).
+            if setup.len() == n && setup.is_subset(&seen[0]) {
                 self.setup_open = false;
                 return None;
             }

@@ -1032,3 +1032,25 @@ fn two_new_stones_of_one_colour_are_removed_even_when_one_was_taken_back() {
     assert_eq!(t.see(&snap(&one)), Seen::Consistent);
     assert_eq!(moves(&t), "Bdb Wee");
 }
+
+#[test]
+fn white_and_black_moving_in_the_first_reading_after_the_handicap_are_followed() {
+    // Finding F4: change-only with t=, the last handicap stone, then one reading with
+    // White's first move and Black's answer: the setup is closed, both moves recorded
+    // (White first: White moves first after a handicap).
+    let mut t = Tracker::new();
+    t.reset_to(Some(Size::square(5).unwrap()), 2);
+    let empty = [".....", ".....", ".....", ".....", "....."];
+    t.start(&snap(&empty), None);
+    assert_eq!(t.see_at(&snap(&empty), Some(0)), Seen::Consistent);
+    let one = [".....", ".X...", ".....", ".....", "....."];
+    assert_eq!(t.see_at(&snap(&one), Some(800)), Seen::Consistent);
+    let two = [".....", ".X...", ".....", "...X.", "....."];
+    assert_eq!(t.see_at(&snap(&two), Some(1500)), Seen::Consistent);
+    let both = [".....", ".X.O.", ".....", ".X.X.", "....."];
+    assert_eq!(t.see_at(&snap(&both), Some(1900)), Seen::Consistent);
+    assert_eq!(
+        sgf(&t),
+        "(;GM[1]FF[4]SZ[5]HA[2]AB[bb][dd]PL[W];W[db];B[bd])"
+    );
+}
