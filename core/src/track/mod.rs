@@ -690,7 +690,12 @@ impl Tracker {
                 // A stone of the side to move on a point a capture emptied: its move (a
                 // throw-in, a retake), provisional until the next move (a captured stone
                 // put back is taken back when the next stone contradicts it).
-                if let Some(p) = self.thrown_in(left & seen[to_move.index()]) {
+                // With one new stone of the other side, the one captured stone of the side
+                // to move still there is its retake (played between two readings), when
+                // the capture is the last move's (a stone left over from an earlier capture
+                // while play went on is a fix ignored, not a retake).
+                let answered = theirs.len() == 1 && !self.carried;
+                if let Some(p) = self.thrown_in(left & seen[to_move.index()], answered) {
                     pick = Some(p);
                     left.remove(p);
                     thrown = true;
@@ -754,11 +759,19 @@ impl Tracker {
     /// The one stone of `back` (captured stones of the side to move back on the board)
     /// that may be a move: its point read empty since the capture (lifted, then a stone put
     /// there), or the capture was seen with it as the only one of its stones still there
-    /// (captured, lifted and a stone put back within one reading), and the move is legal.
-    fn thrown_in(&self, back: PointSet) -> Option<Point> {
+    /// (captured, lifted and a stone put back within one reading), or it is the only one
+    /// and the other side has `answered` it (one new stone of its colour); and the move is
+    /// legal.
+    fn thrown_in(&self, back: PointSet, answered: bool) -> Option<Point> {
         let mut emptied = back & self.emptied;
         if let Some(p) = self.left_at_capture.filter(|&p| back.contains(p)) {
             emptied.insert(p);
+        }
+        if answered && emptied.is_empty() {
+            // The other side has answered: the one captured stone of the side to move
+            // still on the board was played there again between two readings (nothing
+            // else explains the answer).
+            emptied = back;
         }
         match (emptied.len(), emptied.first()) {
             (1, Some(p)) if self.board.is_legal(self.to_move(), Move::Play(p)) => Some(p),

@@ -1054,3 +1054,45 @@ fn white_and_black_moving_in_the_first_reading_after_the_handicap_are_followed()
         "(;GM[1]FF[4]SZ[5]HA[2]AB[bb][dd]PL[W];W[db];B[bd])"
     );
 }
+
+#[test]
+fn a_captured_stone_still_there_answered_by_the_other_side_was_a_retake() {
+    // bb lifted; cb never reads empty (lifted and White's stone put back there between two
+    // readings); Black's next stone at ee answers it: cb was White's move.
+    let mut t = pair();
+    assert_eq!(
+        t.see(&snap(&[".XX..", "XOOX.", ".XX..", ".....", "....."])),
+        fix(Condition::Remove, "bb,cb")
+    );
+    assert_eq!(
+        t.see(&snap(&[".XX..", "X.OX.", ".XX..", ".....", "....."])),
+        fix(Condition::Remove, "cb")
+    );
+    assert_eq!(
+        t.see(&snap(&[".XX..", "X.OX.", ".XX..", ".....", "....X"])),
+        Seen::Consistent
+    );
+    assert_eq!(moves(&t), "Bdb Wcb Bee");
+}
+
+#[test]
+fn a_captured_stone_left_while_play_went_on_is_no_retake() {
+    // Black db takes bb,cb; bb is lifted, cb is left (its fix ignored) while White ee and
+    // Black ed are played. A black stone then comes at ae with cb still there: cb is not
+    // White's retake (the capture is not the last move's), so the record stays.
+    let mut t = pair();
+    assert_eq!(
+        t.see(&snap(&[".XX..", "XOOX.", ".XX..", ".....", "....."])),
+        fix(Condition::Remove, "bb,cb")
+    );
+    assert_eq!(
+        t.see(&snap(&[".XX..", "X.OX.", ".XX..", ".....", "....."])),
+        fix(Condition::Remove, "cb")
+    );
+    t.see(&snap(&[".XX..", "X.OX.", ".XX..", ".....", "....O"]));
+    t.see(&snap(&[".XX..", "X.OX.", ".XX..", "....X", "....O"]));
+    assert_eq!(moves(&t), "Bdb Wee Bed");
+    let reply = t.see(&snap(&[".XX..", "X.OX.", ".XX..", "....X", "X...O"]));
+    assert!(reply != Seen::Consistent, "{reply:?}");
+    assert_eq!(moves(&t), "Bdb Wee Bed");
+}
