@@ -59,18 +59,7 @@ impl Trackable {
         for (i, e) in events.iter().enumerate() {
             match *e {
                 Event::Setup { point, stone } => {
-                    if !moves.is_empty() {
-                        return Err("setup stones after the first move");
-                    }
-                    let Some(c) = stone.color() else {
-                        return Err("a setup point emptied");
-                    };
-                    if board.get(point) != Stone::Empty {
-                        return Err("a setup stone on a stone");
-                    }
-                    board
-                        .set_stone(point, stone)
-                        .map_err(|_| "a setup stone off the board")?;
+                    let c = place_setup_stone(&mut board, !moves.is_empty(), point, stone)?;
                     setup.push((point, c));
                 }
                 Event::Play { color, mv } => {
@@ -535,6 +524,30 @@ pub fn stream(game: &Trackable, seed: u64, mut reply: impl FnMut(&str) -> String
         before_move,
         noise: out.noise,
     }
+}
+
+/// Puts a record's setup stone on `board` as a tracker would see it, or says why it cannot:
+/// after the first move (`after_moves`), a point emptied, a stone on a stone, off the board.
+/// Returns the stone's colour.
+pub(crate) fn place_setup_stone(
+    board: &mut Board<StonesOnly>,
+    after_moves: bool,
+    point: Point,
+    stone: Stone,
+) -> Result<Color, &'static str> {
+    if after_moves {
+        return Err("setup stones after the first move");
+    }
+    let Some(c) = stone.color() else {
+        return Err("a setup point emptied");
+    };
+    if board.get(point) != Stone::Empty {
+        return Err("a setup stone on a stone");
+    }
+    board
+        .set_stone(point, stone)
+        .map_err(|_| "a setup stone off the board")?;
+    Ok(c)
 }
 
 #[cfg(test)]

@@ -25,7 +25,7 @@
 use kifudex_core::board::{Board, Rules, StonesOnly};
 use kifudex_core::{Color, Event, Move, Point, PointSet, Size, Stone};
 
-use super::{NoiseCount, Rng, Trackable};
+use super::{place_setup_stone, NoiseCount, Rng, Trackable};
 
 /// A game as a board in players' hands can show it: handicap stones placed one by one, or
 /// other setup stones on the board at the start, then moves of alternating colours (passes
@@ -59,18 +59,7 @@ impl Game {
         for e in events {
             match *e {
                 Event::Setup { point, stone } => {
-                    if !moves.is_empty() {
-                        return Err("setup stones after the first move");
-                    }
-                    let Some(c) = stone.color() else {
-                        return Err("a setup point emptied");
-                    };
-                    if board.get(point) != Stone::Empty {
-                        return Err("a setup stone on a stone");
-                    }
-                    board
-                        .set_stone(point, stone)
-                        .map_err(|_| "a setup stone off the board")?;
+                    let c = place_setup_stone(&mut board, !moves.is_empty(), point, stone)?;
                     setup.push((point, c));
                 }
                 Event::Play { color, mv } => {
