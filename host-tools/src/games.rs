@@ -14,7 +14,7 @@ mod hot;
 mod select;
 
 pub use count::Tallies;
-pub use hot::{Hot, HotPosition, HOT_CAPACITY, HOT_MIN};
+pub use hot::{Hot, HotPosition, Warmed, HOT_CAPACITY, HOT_MIN};
 pub use select::Selection;
 
 use std::sync::Arc;
@@ -875,6 +875,51 @@ mod tests {
         let some = Arc::new(Hot::new(2, 300));
         answers_as_the_rows(Some(&some));
         assert!(some.held() > 0 && some.held() <= 300, "{}", some.held());
+    }
+
+    /// Warming keeps every position of at least [`Hot::min`] occurrences (as many as a
+    /// walk of the index's positions finds), most occurrences first within the bound; a
+    /// question then walks none, and the answers are those of the rows.
+    #[test]
+    fn warming_keeps_what_first_questions_would() {
+        let bytes = crate::sample::sample_index().unwrap();
+        let file = kifudex_core::index_file::IndexFile::open_verified(&bytes).unwrap();
+        let index = &file.index;
+        // Every position's occurrence count, from the occurrence table's position starts.
+        let table = index.occurrence_table();
+        let mut counts: Vec<usize> = Vec::new();
+        for i in 0..table.len() {
+            if table.starts_position(i) {
+                counts.push(0);
+            }
+            if let Some(c) = counts.last_mut() {
+                *c += 1;
+            }
+        }
+        let min = 8;
+        let mut big: Vec<usize> = counts.iter().copied().filter(|&c| c >= min).collect();
+        assert!(big.len() >= 20, "{}", big.len());
+        let hot = Arc::new(Hot::new(min, usize::MAX));
+        let w = hot.warm(index);
+        assert_eq!(w.positions, big.len());
+        assert_eq!(w.occurrences, big.iter().sum::<usize>());
+        assert_eq!(hot.held(), w.occurrences);
+        // Within a bound: the largest first, a smaller one where the next does not fit.
+        big.sort_unstable_by(|a, b| b.cmp(a));
+        let capacity = big[0] + big[1] + big[2] - 1;
+        let bounded = Hot::new(min, capacity);
+        let w = bounded.warm(index);
+        let mut fit = 0;
+        for &n in &big {
+            if fit + n <= capacity {
+                fit += n;
+            }
+        }
+        assert_eq!(w.occurrences, fit);
+        assert!(w.positions >= 2 && bounded.held() == fit, "{w:?}");
+        // Questions read what warming kept: nothing more is walked.
+        answers_as_the_rows(Some(&hot));
+        assert_eq!(hot.held(), big.iter().sum::<usize>());
     }
 
     /// [`the_columns_answer_as_the_rows`], reading the occurrences `hot` keeps.

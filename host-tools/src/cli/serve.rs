@@ -109,6 +109,10 @@ pub fn serve(a: ServeArgs) -> Result<ExitCode> {
         );
     }
     let explorer = std::sync::Arc::new(explorer);
+    // The positions most games reach walked in the background (a second or two at a
+    // million games), so that first questions about them wait no walk.
+    let warming = std::sync::Arc::clone(&explorer);
+    std::thread::spawn(move || warming.warm());
     let server = kifudex::web::RunningServer::start(addr, explorer, limits)
         .with_context(|| format!("cannot listen on {addr}"))?;
     eprintln!(

@@ -161,6 +161,14 @@ impl<'a> Explorer<'a> {
         Ok(self)
     }
 
+    /// Walks now the positions the filters, sorts and profiles keep in memory once walked
+    /// (those most games reach: [`Hot::warm`]), so that the first questions about them
+    /// are answered as fast as the next ones; `kifudex serve` does it in the background
+    /// at start. Answers are the same with or without it.
+    pub fn warm(&self) -> games::Warmed {
+        self.hot.warm(&self.index)
+    }
+
     /// The index's name.
     pub fn name(&self) -> &str {
         &self.name

@@ -18,12 +18,19 @@
 //! a position that would pass the bound is walked each time, as without the cache). The
 //! answers are those of the walk (the same occurrences, in the same order; tests compare
 //! them on every filter, sort and position).
+//!
+//! A position is walked once: questions that reach it while its first walk runs wait for
+//! that walk (eight clients asking at once walked it eight times before). A server walks
+//! the positions it would keep at start, in the background ([`Hot::warm`]), so that a
+//! first question is answered as fast as the next ones; nothing of this is stored in the
+//! index.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use kifudex_core::index::{Found, Index, Occurrence};
 use kifudex_core::stored::encode_move;
+use kifudex_core::transform::Transform;
 use rayon::prelude::*;
 
 use super::count::pieces;
@@ -99,17 +106,31 @@ pub struct Hot {
     held: Mutex<Held>,
 }
 
+/// A kept position: walked once, by the first question that reaches it; the questions that
+/// reach it meanwhile wait for that walk instead of walking it again.
+type Cell = Arc<OnceLock<Arc<HotPosition>>>;
+
 /// What a [`Hot`] holds.
 #[derive(Default)]
 struct Held {
+    /// Occurrences of the positions kept or being walked.
     occurrences: usize,
-    positions: HashMap<usize, Arc<HotPosition>>,
+    positions: HashMap<usize, Cell>,
 }
 
 impl Default for Hot {
     fn default() -> Self {
         Hot::new(HOT_MIN, HOT_CAPACITY)
     }
+}
+
+/// What [`Hot::warm`] kept.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Warmed {
+    /// Positions kept (walked now or before).
+    pub positions: usize,
+    /// Their occurrences.
+    pub occurrences: usize,
 }
 
 impl Hot {
@@ -132,40 +153,69 @@ impl Hot {
         self.capacity
     }
 
-    /// Occurrences kept now.
+    /// Occurrences kept now (with those of positions being walked).
     pub fn held(&self) -> usize {
         self.held.lock().map_or(0, |h| h.occurrences)
     }
 
     /// The occurrences of the position `found` (of `index`, the index this cache belongs
     /// to), walked now if they are not kept yet; `None` when the position has fewer than
-    /// [`Hot::min`] occurrences or keeping it would pass [`Hot::capacity`].
+    /// [`Hot::min`] occurrences or keeping it would pass [`Hot::capacity`]. A position is
+    /// walked once: a question that reaches it while another walks it waits for that walk.
     pub fn get(&self, index: &Index<'_>, found: &Found) -> Option<Arc<HotPosition>> {
         let n = found.count();
         if n < self.min {
             return None;
         }
-        {
-            let held = self.held.lock().ok()?;
-            if let Some(p) = held.positions.get(&found.start) {
-                return Some(Arc::clone(p));
+        let cell: Cell = {
+            let mut held = self.held.lock().ok()?;
+            match held.positions.get(&found.start) {
+                Some(c) => Arc::clone(c),
+                None => {
+                    if held.occurrences.saturating_add(n) > self.capacity {
+                        return None;
+                    }
+                    held.occurrences += n;
+                    let c = Cell::default();
+                    held.positions.insert(found.start, Arc::clone(&c));
+                    c
+                }
             }
-            if held.occurrences.saturating_add(n) > self.capacity {
-                return None;
+        };
+        // Walked without the lock (other positions are answered meanwhile); the walk's
+        // pieces run on the global pool, never blocked here (only the callers' threads
+        // wait).
+        let kept = cell.get_or_init(|| Arc::new(HotPosition::walk(index, found)));
+        Some(Arc::clone(kept))
+    }
+
+    /// Walks now the positions of `index` a first question would keep, those of most
+    /// occurrences first, until [`Hot::capacity`]: the index's shared positions (every
+    /// position of [`Hot::min`] occurrences or more is one when the index's `shared_min` is
+    /// at most that) of at least [`Hot::min`] occurrences. For a server, at start: its
+    /// first questions are then answered as fast as the next ones.
+    pub fn warm(&self, index: &Index<'_>) -> Warmed {
+        let shared = index.shared_positions();
+        let total = index.occurrence_table().len();
+        let mut rows: Vec<(usize, usize)> = (0..shared.len())
+            .filter_map(|r| shared.row(r, total))
+            .filter(|row| row.occurrences as usize >= self.min)
+            .map(|row| (row.first_occurrence as usize, row.occurrences as usize))
+            .collect();
+        rows.sort_by_key(|&(start, n)| (std::cmp::Reverse(n), start));
+        let mut warmed = Warmed::default();
+        for (start, n) in rows {
+            let found = Found {
+                start,
+                end: start + n,
+                shared: None,
+                to_canonical: Transform::IDENTITY,
+            };
+            if self.get(index, &found).is_some() {
+                warmed.positions += 1;
+                warmed.occurrences += n;
             }
         }
-        // Walked without the lock (two first questions at once may both walk: the first
-        // kept wins, the answers are the same).
-        let walked = Arc::new(HotPosition::walk(index, found));
-        let mut held = self.held.lock().ok()?;
-        if let Some(p) = held.positions.get(&found.start) {
-            return Some(Arc::clone(p));
-        }
-        if held.occurrences.saturating_add(n) > self.capacity {
-            return Some(walked);
-        }
-        held.occurrences += n;
-        held.positions.insert(found.start, Arc::clone(&walked));
-        Some(walked)
+        warmed
     }
 }

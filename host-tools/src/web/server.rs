@@ -10,6 +10,7 @@
 //! within [`Limits::header_timeout`]; a connection lives at most
 //! [`Limits::connection_lifetime`].
 
+use std::collections::HashMap;
 use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -24,7 +25,7 @@ use axum::routing::get;
 use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
+use tokio::sync::{OnceCell, Semaphore};
 
 use super::line_limit::LineLimit;
 use super::scan::{self, ScanSlots};
@@ -89,10 +90,15 @@ pub fn is_loopback(addr: &SocketAddr) -> bool {
     }
 }
 
+/// The answers being computed, by request target (path and query): the same request asked
+/// meanwhile awaits that answer instead of a worker of its own.
+type Flights = Arc<std::sync::Mutex<HashMap<String, Arc<OnceCell<Result<String, ApiError>>>>>>;
+
 #[derive(Clone)]
 struct AppState {
     explorer: Shared,
     workers: Arc<Semaphore>,
+    flights: Flights,
     timeout: Duration,
     scans: ScanSlots,
 }
@@ -102,6 +108,7 @@ pub fn router(explorer: Shared, limits: &Limits) -> Router {
     let state = AppState {
         explorer,
         workers: Arc::new(Semaphore::new(limits.workers.max(1))),
+        flights: Flights::default(),
         timeout: limits.request_timeout,
         scans: ScanSlots::new(limits.max_scans, limits.scan_timeout),
     };
@@ -236,6 +243,37 @@ async fn compute<T: Send + 'static>(
     }
 }
 
+/// [`answer`] shared by the requests for the same target at once (the questions that tally
+/// a position's games: next moves, game lists, profiles): the first computes on a worker,
+/// the others await its answer. Eight clients asking the same question had it computed
+/// eight times, two at a time (the workers), so that the last waited for four computations
+/// (`tests/src/bin/explore_bench.rs`). Nothing is kept once answered.
+async fn answer_shared(
+    state: &AppState,
+    uri: &Uri,
+    f: impl FnOnce(&Explorer<'static>) -> Result<String, ApiError> + Send + 'static,
+) -> Response {
+    let target = uri
+        .path_and_query()
+        .map_or_else(|| uri.path().to_string(), |p| p.as_str().to_string());
+    let cell = {
+        let mut flights = state.flights.lock().unwrap_or_else(|e| e.into_inner());
+        Arc::clone(flights.entry(target.clone()).or_default())
+    };
+    // If the computing request goes away (its client left), a waiting one computes.
+    let result = cell.get_or_init(|| compute(state, f)).await.clone();
+    {
+        let mut flights = state.flights.lock().unwrap_or_else(|e| e.into_inner());
+        if flights.get(&target).is_some_and(|c| Arc::ptr_eq(c, &cell)) {
+            flights.remove(&target);
+        }
+    }
+    match result {
+        Ok(text) => json_text(StatusCode::OK, text),
+        Err(e) => e.into_response(),
+    }
+}
+
 fn query(uri: &Uri) -> &str {
     uri.query().unwrap_or("")
 }
@@ -267,28 +305,28 @@ async fn position(State(s): State<AppState>, uri: Uri) -> Response {
 
 async fn search(State(s): State<AppState>, uri: Uri) -> Response {
     match request::search(query(&uri)) {
-        Ok(q) => answer(&s, move |e| Ok(to_line(&e.search(&q)?))).await,
+        Ok(q) => answer_shared(&s, &uri, move |e| Ok(to_line(&e.search(&q)?))).await,
         Err(e) => e.into_response(),
     }
 }
 
 async fn games(State(s): State<AppState>, uri: Uri) -> Response {
     match request::games(query(&uri)) {
-        Ok(q) => answer(&s, move |e| Ok(to_line(&e.games(&q)?))).await,
+        Ok(q) => answer_shared(&s, &uri, move |e| Ok(to_line(&e.games(&q)?))).await,
         Err(e) => e.into_response(),
     }
 }
 
 async fn ranks(State(s): State<AppState>, uri: Uri) -> Response {
     match request::ranks(query(&uri)) {
-        Ok(q) => answer(&s, move |e| Ok(to_line(&e.ranks(&q)?))).await,
+        Ok(q) => answer_shared(&s, &uri, move |e| Ok(to_line(&e.ranks(&q)?))).await,
         Err(e) => e.into_response(),
     }
 }
 
 async fn years(State(s): State<AppState>, uri: Uri) -> Response {
     match request::years(query(&uri)) {
-        Ok(q) => answer(&s, move |e| Ok(to_line(&e.years(&q)?))).await,
+        Ok(q) => answer_shared(&s, &uri, move |e| Ok(to_line(&e.years(&q)?))).await,
         Err(e) => e.into_response(),
     }
 }

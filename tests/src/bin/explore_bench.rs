@@ -8,7 +8,15 @@
 //! ```text
 //! cargo build --release -p kifudex-tests --bin explore_bench
 //! target/release/explore_bench INDEX [--runs 15] [--clients 8] [--rounds 4] [--only TEXT]
+//!     [--warm] [--distinct]
 //! ```
+//!
+//! The first question at each position (its game list's first game, asked before any
+//! other) is timed once: it walks the position's occurrences unless they are kept
+//! (`--warm`: the explorer walks the positions it keeps before the server starts, as
+//! `kifudex serve` does in the background). With `--distinct` the clients at once ask
+//! different questions: client `c` the `c`-th question after the row's (of all questions
+//! measured), so that no two share an answer.
 //!
 //! The filters' values are read from the index's first game (its Black player, event,
 //! rules, komi, year), so any index can be measured. Numbers are reported, never asserted.
@@ -28,6 +36,8 @@ struct Args {
     clients: usize,
     rounds: usize,
     only: Option<String>,
+    warm: bool,
+    distinct: bool,
 }
 
 fn args() -> Args {
@@ -37,6 +47,8 @@ fn args() -> Args {
         clients: 8,
         rounds: 4,
         only: None,
+        warm: false,
+        distinct: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(x) = it.next() {
@@ -48,6 +60,8 @@ fn args() -> Args {
             "--clients" => a.clients = num(&mut it),
             "--rounds" => a.rounds = num(&mut it),
             "--only" => a.only = it.next(),
+            "--warm" => a.warm = true,
+            "--distinct" => a.distinct = true,
             _ => a.index = x,
         }
     }
@@ -75,6 +89,16 @@ fn main() {
         "explore_bench: {games} games; player {player:?}, event {event:?}, rules {rules:?}, year {year:?}; deep: {} moves",
         moves.len().min(30)
     );
+    if a.warm {
+        let t = Instant::now();
+        let w = explorer.warm();
+        eprintln!(
+            "explore_bench: warmed {} positions, {} occurrences, in {:.0} ms",
+            w.positions,
+            w.occurrences,
+            t.elapsed().as_secs_f64() * 1e3
+        );
+    }
     let limits = Limits::default();
     let server = RunningServer::start("127.0.0.1:0".parse().unwrap(), Arc::new(explorer), limits)
         .expect("server");
@@ -111,8 +135,10 @@ fn main() {
     ];
     let mut questions: Vec<(String, String)> = Vec::new();
     let mut probe = Conn::open(addr);
+    let mut firsts: Vec<(String, Duration)> = Vec::new();
     for (pname, moves) in &positions {
         let m = format!("moves={moves}");
+        let t = Instant::now();
         for (fname, f) in &filters {
             questions.push((
                 format!("{pname} | search | {fname}"),
@@ -120,6 +146,7 @@ fn main() {
             ));
         }
         let (_, body) = probe.get(&format!("/api/games?{m}&limit=1"));
+        firsts.push((pname.to_string(), t.elapsed()));
         let matching = json_number(&body, "matching").unwrap_or(0);
         let last = matching.saturating_sub(1) / 50 * 50;
         for s in sorts {
@@ -158,12 +185,19 @@ fn main() {
         questions.retain(|(n, _)| n.contains(o.as_str()));
     }
     println!(
-        "| position | route | filter | 1 client p50 | p99 | {} clients p50 | p99 | status |",
-        a.clients
+        "| position | route | filter | 1 client p50 | p99 | {} clients{} p50 | p99 | status |",
+        a.clients,
+        if a.distinct { " (distinct)" } else { "" }
     );
     println!("|---|---|---|---|---|---|---|---|");
+    for (p, t) in &firsts {
+        let ms = t.as_secs_f64() * 1e3;
+        println!(
+            "| {p} | games limit=1, the first question | none | {ms:.1} | {ms:.1} | - | - | once |"
+        );
+    }
     let start = Instant::now();
-    for (name, target) in &questions {
+    for (qi, (name, target)) in questions.iter().enumerate() {
         let mut one = Vec::new();
         let mut status = 0;
         for _ in 0..a.runs {
@@ -176,8 +210,12 @@ fn main() {
         let mut many: Vec<Duration> = Vec::new();
         if a.clients > 0 && a.rounds > 0 {
             let handles: Vec<_> = (0..a.clients)
-                .map(|_| {
-                    let target = target.clone();
+                .map(|c| {
+                    let target = if a.distinct {
+                        questions[(qi + c) % questions.len()].1.clone()
+                    } else {
+                        target.clone()
+                    };
                     let rounds = a.rounds;
                     std::thread::spawn(move || {
                         let mut c = Conn::open(addr);
