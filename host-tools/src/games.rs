@@ -247,7 +247,7 @@ impl GameFilter {
             index.next_moves(board, swap)
         } else {
             let selection = Selection::new(self, columns).with_hot(hot);
-            Tallies::count(index, board, swap, &selection, 1, |_| Some(0)).next_moves(
+            Tallies::count(index, board, swap, &selection, 1, |_, _| Some(0)).next_moves(
                 index,
                 board,
                 swap,

@@ -73,6 +73,23 @@ fn bin_of_ranks(ranks: GameRanks) -> usize {
     }
 }
 
+/// The range of each rank code of the game columns ([`Rank::from_index`]; `None`: a rank
+/// that cannot be read), so that a game's bin is two lookups.
+fn ranges_by_code() -> [Option<u8>; 64] {
+    std::array::from_fn(|code| Rank::from_index(code as u8).map(|r| range_of(r) as u8))
+}
+
+/// [`bin_of_ranks`] of the ranks whose codes are `black` and `white`, from their ranges
+/// ([`ranges_by_code`]).
+#[inline]
+fn bin_of_codes(ranges: &[Option<u8>; 64], black: u8, white: u8) -> usize {
+    match (ranges[black as usize & 63], ranges[white as usize & 63]) {
+        (Some(b), Some(w)) if b == w => b as usize,
+        (Some(_), Some(_)) => MIXED,
+        _ => UNKNOWN,
+    }
+}
+
 /// The top `top` next moves of `board` (counting the games `filter` keeps, with the
 /// colour-exchanged position's with `swap`), and their counts in each bin of ranks.
 pub fn ranks(
@@ -84,17 +101,23 @@ pub fn ranks(
     top: usize,
     hot: Option<&Arc<Hot>>,
 ) -> Result<RanksAnswer, ExploreError> {
-    let next = next_moves(index, columns, board, swap, filter, hot)?;
-    let top: Vec<_> = next.classes().iter().take(top).copied().collect();
     // The position's occurrences tallied once, by bin.
     let selection = Selection::new(filter, columns).with_hot(hot);
-    let tallies = Tallies::count(index, board, swap, &selection, UNKNOWN + 1, |id| {
-        let f = columns.facts(id);
-        Some(bin_of_ranks(GameRanks {
-            black: Rank::from_index(f.black_rank),
-            white: Rank::from_index(f.white_rank),
-        }))
+    let ranges = ranges_by_code();
+    let tallies = Tallies::count(index, board, swap, &selection, UNKNOWN + 1, |_, f| {
+        Some(bin_of_codes(&ranges, f.black_rank, f.white_rank))
     });
+    // The filter's next moves: the index's statistics for every game, else the sum of the
+    // bins (every kept game is in one), without walking the occurrences again.
+    let next = if filter.keeps_all() {
+        next_moves(index, columns, board, swap, filter, hot)?
+    } else {
+        let all: Vec<usize> = (0..=UNKNOWN).collect();
+        tallies
+            .next_moves(index, board, swap, &all)
+            .map_err(ExploreError::Search)?
+    };
+    let top: Vec<_> = next.classes().iter().take(top).copied().collect();
     let mut bins = Vec::new();
     for bin in 0..=UNKNOWN {
         let n = tallies
@@ -225,6 +248,25 @@ mod tests {
         out
     }
 
+    /// A game's bin from its rank codes' ranges is the bin of its ranks, for every pair of
+    /// codes (unknown codes included).
+    #[test]
+    fn bins_by_code_are_the_bins_of_the_ranks() {
+        let ranges = ranges_by_code();
+        let mut seen = [0usize; UNKNOWN + 1];
+        for b in 0..64u8 {
+            for w in 0..64u8 {
+                let want = bin_of_ranks(GameRanks {
+                    black: Rank::from_index(b),
+                    white: Rank::from_index(w),
+                });
+                assert_eq!(bin_of_codes(&ranges, b, w), want, "{b} {w}");
+                seen[want] += 1;
+            }
+        }
+        assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+    }
+
     /// The profiles from the columns' tallies equal those counted from the rows, bin by
     /// bin, with and without filters and the colour swap, walking the index's occurrences
     /// and reading the kept ones ([`Hot`]).
@@ -263,6 +305,21 @@ mod tests {
             for filter in &filters {
                 for swap in [false, true] {
                     let r = ranks(index, columns, &b, swap, filter, 5, hot).unwrap();
+                    // The top moves and the total: the filter's next moves from the rows.
+                    let next: NextMoves = index
+                        .next_moves_where(&b, swap, |g| filter.accepts(g))
+                        .unwrap();
+                    let want_top: Vec<_> = next
+                        .classes()
+                        .iter()
+                        .take(5)
+                        .map(|c| (c.color, c.mv, c.count))
+                        .collect();
+                    let top_of = |top: &[crate::explore::answer::TopMove]| -> Vec<_> {
+                        top.iter().map(|t| (t.color, t.mv, t.count)).collect()
+                    };
+                    assert_eq!(r.total, next.total(), "{moves} {filter:?}");
+                    assert_eq!(top_of(&r.top), want_top, "{moves} {filter:?}");
                     let want = ranks_from_rows(index, &b, swap, filter);
                     for (bin, (total, classes)) in r.bins.iter().zip(&want) {
                         assert_eq!(bin.total, *total, "{moves} {filter:?} {}", bin.ranks);
@@ -280,6 +337,8 @@ mod tests {
                         nonempty += (bin.total > 0) as u32;
                     }
                     let y = years(index, columns, &b, swap, filter, 5, hot).unwrap();
+                    assert_eq!(y.total, next.total(), "{moves} {filter:?}");
+                    assert_eq!(top_of(&y.top), want_top, "{moves} {filter:?}");
                     let top: Vec<_> = y.top.iter().map(|t| (t.color, t.mv)).collect();
                     let want = years_from_rows(index, &b, swap, filter, &top);
                     let got: Vec<_> = y

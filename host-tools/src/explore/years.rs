@@ -38,16 +38,28 @@ pub fn years(
     top: usize,
     hot: Option<&Arc<Hot>>,
 ) -> Result<YearsAnswer, ExploreError> {
-    let next = next_moves(index, columns, board, swap, filter, hot)?;
-    let top: Vec<_> = next.classes().iter().take(top).copied().collect();
-    // Every known year of the filter's games is a bin of its own (0 = 1 + the year).
+    // Every known year of the filter's games is a bin of its own, the games of no known
+    // year bin 0 (no year is 0).
     let selection = Selection::new(filter, columns).with_hot(hot);
-    let by_year = Tallies::count(index, board, swap, &selection, 1 << 16, |id| {
-        year_of(columns, id).map(|y| y as usize)
+    let by_year = Tallies::count(index, board, swap, &selection, 1 << 16, |id, _| {
+        Some(year_of(columns, id).map_or(0, |y| y as usize))
     });
-    let years: BTreeSet<u16> = (0..=u16::MAX)
+    let years: BTreeSet<u16> = (1..=u16::MAX)
         .filter(|&y| by_year.has(y as usize))
         .collect();
+    // The filter's next moves: the index's statistics for every game, else the sum of the
+    // bins (every kept game is in one), without walking the occurrences again.
+    let next = if filter.keeps_all() {
+        next_moves(index, columns, board, swap, filter, hot)?
+    } else {
+        let all: Vec<usize> = std::iter::once(0)
+            .chain(years.iter().map(|&y| y as usize))
+            .collect();
+        by_year
+            .next_moves(index, board, swap, &all)
+            .map_err(ExploreError::Search)?
+    };
+    let top: Vec<_> = next.classes().iter().take(top).copied().collect();
     let mut bins = Vec::new();
     let mut dated = 0u64;
     if let (Some(&lo), Some(&hi)) = (years.first(), years.last()) {

@@ -6,6 +6,7 @@
 //! sums; the order is total), which [`Index::next_moves_where`] does.
 
 use kifudex_core::board::{Board, Tracking};
+use kifudex_core::columns::Facts;
 use kifudex_core::hash::Key;
 use kifudex_core::index::{swapped_board, Found, Index};
 use kifudex_core::search::{
@@ -114,14 +115,14 @@ pub struct Tallies {
 impl Tallies {
     /// Walks the occurrences of `board` (and with `swap` of its colour-exchanged twin)
     /// once: each occurrence of a game `selection` keeps goes into the bin `bin_of` gives
-    /// its game (none: left out).
+    /// its game (its id and facts, as the selection read them; none: left out).
     pub fn count(
         index: &Index<'_>,
         board: &Board,
         swap: bool,
         selection: &Selection<'_>,
         bins: usize,
-        bin_of: impl Fn(u32) -> Option<usize> + Sync,
+        bin_of: impl Fn(u32, &Facts) -> Option<usize> + Sync,
     ) -> Tallies {
         let mut positions: Vec<(usize, Vec<Option<Tally>>)> = Vec::new();
         let swapped = swap.then(|| swapped_board(board));
@@ -147,7 +148,9 @@ impl Tallies {
                         let Some(facts) = selection.kept(game) else {
                             return;
                         };
-                        let Some(bin) = bin_of(game) else { return };
+                        let Some(bin) = bin_of(game, &facts) else {
+                            return;
+                        };
                         if let Some(t) = tallies.get_mut(bin) {
                             t.get_or_insert_with(Tally::new)
                                 .add_slot(slot, facts.winner);
