@@ -35,6 +35,7 @@ mod sealed;
 mod sgf_write;
 mod shapes;
 mod shell;
+mod sorts;
 mod tracking;
 mod tricky;
 mod web_api;
