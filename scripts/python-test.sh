@@ -9,8 +9,9 @@
 # (`cargo build --release -p kifudex`, which the tests compare with), the wheel built by
 # maturin from pyproject.toml into target/wheels (the release profile: the workspace's
 # dependencies are not compiled again, only PyO3 the first time and the extension crate
-# after a change), installed into the environment, and the pytest suite of
-# host-tools/python/tests against ../shared/corpus's fox_pro.
+# after a change; clippy -D warnings on it first, as the workspace's builds leave it empty),
+# installed into the environment, and the pytest suite of host-tools/python/tests against
+# ../shared/corpus's fox_pro.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -37,10 +38,16 @@ if [ "${1:-}" = "--setup" ]; then
 fi
 
 cargo build --release -p kifudex
-# maturin gives the build the environment's interpreter (PyO3's build script reruns when
-# that, VIRTUAL_ENV or PATH change): always the same here, so a second run builds nothing.
+# PyO3's build script reruns (and everything above it is compiled again) when the
+# interpreter it is given, VIRTUAL_ENV or PATH change. maturin gives the environment's
+# interpreter; clippy is given the same variables, so neither undoes the other's build and a
+# second run compiles nothing.
 export VIRTUAL_ENV="$VENV"
 export PATH="$VENV/bin:$PATH"
+export PYO3_PYTHON="$VENV/bin/python" PYTHON_SYS_EXECUTABLE="$VENV/bin/python" PYO3_BUILD_EXTENSION_MODULE=1
+PYO3_ENVIRONMENT_SIGNATURE=$(python -c 'import struct, sys; v = sys.version_info; print("%s-%d.%d-%dbit" % (sys.implementation.name, v.major, v.minor, struct.calcsize("P") * 8))')
+export PYO3_ENVIRONMENT_SIGNATURE
+cargo clippy --release -p kifudex-python --features python --all-targets -- -D warnings
 rm -rf target/wheels/kifudex-*.whl
 maturin build --release --interpreter "$VENV/bin/python" --out target/wheels
 pip install --quiet --no-deps --no-index --force-reinstall target/wheels/kifudex-*.whl
