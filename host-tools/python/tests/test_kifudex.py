@@ -63,8 +63,7 @@ def cli_message(*args):
 
 @pytest.fixture(scope="session")
 def index_path(tmp_path_factory):
-    if not FOX.is_dir():
-        pytest.skip(f"no corpus at {FOX}")
+    assert FOX.is_dir(), f"no corpus at {FOX} (KIFUDEX_CORPUS names another)"
     assert BIN.is_file(), f"build the binary first: {BIN}"
     path = tmp_path_factory.mktemp("index") / "fox_pro.kdx"
     cli("build", FOX, "-o", path, "--quiet")
