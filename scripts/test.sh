@@ -5,7 +5,8 @@
 #
 # Steps: setup (scripts/setup.sh), rustfmt, clippy, the workspace tests (release: the corpus
 # tests are heavy), the README's main command (which must compile nothing the tests did not:
-# every host step shares the release profile and the workspace's features), the core's no_std
+# every host step shares the release profile and the workspace's features), the Python
+# package (scripts/python-test.sh), the core's no_std
 # builds for Cortex-M, the core's docs, the core's tests on
 # a big-endian (s390x, under QEMU) and a 32-bit (i686) Linux, and the firmware under QEMU (once
 # firmware-example/ exists). Every step runs even if an earlier one failed, so one run reports
@@ -148,6 +149,11 @@ readme_main_command() {
   grep -q '^Total count: 7$' "$log"
 }
 run "README's main command: nothing compiled again" readme_main_command
+
+# The Python package (docs/PYTHON.md): a virtual environment under target/ (made once: the
+# only step that needs the network), clippy on the extension, its wheel built by maturin
+# from what the steps above compiled, its pytest suite against the release binary.
+run "python package (maturin, pytest)" bash scripts/python-test.sh
 
 # The core must build without std or alloc for Cortex-M4F and Cortex-M0 (no atomics),
 # with and without its optional derives (defmt builds as a library without a global logger).

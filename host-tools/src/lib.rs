@@ -8,6 +8,7 @@ pub mod build;
 pub mod explore;
 pub mod games;
 pub mod gtp;
+pub mod guide;
 pub mod hints;
 pub mod info;
 pub mod input;
