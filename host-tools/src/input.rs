@@ -28,16 +28,24 @@ pub struct Limits {
     pub record_bytes: u64,
     /// Members of one archive, records or not, folders aside (`--max-archive-members`).
     pub archive_members: u64,
+    /// Bytes of memory an archive's decompressor may ask for: the dictionary (window) an
+    /// `.xz` block or a `.7z` coder declares, with the decoder's own tables
+    /// (`--max-decoder-memory`). Checked before the decoder is made, so an archive of a
+    /// few hundred bytes that declares a 1.5 GiB dictionary is refused without taking it.
+    pub decoder_bytes: u64,
     /// What a record's games may hold.
     pub sgf: sgf::Limits,
 }
 
 impl Limits {
     /// The defaults: 64 MiB a record (the largest real collection file met, a few
-    /// megabytes, many times over), 1,000,000 members an archive, [`sgf::Limits::DEFAULT`].
+    /// megabytes, many times over), 1,000,000 members an archive, 128 MiB for a
+    /// decompressor (twice the 64 MiB dictionary of `xz -9` and of 7-Zip's ultra preset),
+    /// [`sgf::Limits::DEFAULT`].
     pub const DEFAULT: Limits = Limits {
         record_bytes: 64 << 20,
         archive_members: 1_000_000,
+        decoder_bytes: 128 << 20,
         sgf: sgf::Limits::DEFAULT,
     };
 
@@ -48,6 +56,20 @@ impl Limits {
             limit: self.record_bytes,
             flag: "--max-record-bytes",
         }
+    }
+
+    /// The decoder-memory limit, passed.
+    pub fn decoder_exceeded(&self) -> Exceeded {
+        Exceeded {
+            what: "bytes of memory for the archive's decompressor (the dictionary it declares)",
+            limit: self.decoder_bytes,
+            flag: "--max-decoder-memory",
+        }
+    }
+
+    /// [`Limits::decoder_bytes`] in KiB, as the decoders take it.
+    fn decoder_kib(&self) -> u32 {
+        u32::try_from(self.decoder_bytes >> 10).unwrap_or(u32::MAX - 1)
     }
 
     /// The archive-members limit, passed.
@@ -495,11 +517,24 @@ impl Reader<'_> {
         let reader: Box<dyn Read + '_> = match compression {
             Compression::Gzip => Box::new(flate2::read::MultiGzDecoder::new(bytes)),
             Compression::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(bytes)),
-            Compression::Xz => Box::new(lzma_rust2::XzReader::new(bytes, true)),
+            Compression::Xz => Box::new(lzma_rust2::XzReader::new_mem_limit(
+                bytes,
+                true,
+                self.limits.decoder_kib(),
+            )),
             Compression::None => Box::new(bytes),
         };
         let mut archive = tar::Archive::new(reader);
-        let broken = |e: std::io::Error| SkipReason::Archive(e.to_string());
+        let limits = self.limits;
+        // The xz decoder refuses a block whose dictionary is past the limit with an error
+        // of kind `OutOfMemory`, before taking any of it; other errors are a broken archive.
+        let broken = |e: std::io::Error| {
+            if e.kind() == std::io::ErrorKind::OutOfMemory {
+                SkipReason::Limit(limits.decoder_exceeded())
+            } else {
+                SkipReason::Archive(e.to_string())
+            }
+        };
         let entries = match archive.entries() {
             Ok(e) => e,
             Err(e) => return self.skip(path, None, broken(e)),
@@ -571,49 +606,57 @@ impl Reader<'_> {
     /// decoded is reported with its name and ends its block; the other blocks are still
     /// read.
     fn seven_zip(&mut self, path: &str, bytes: impl Read + Seek) {
-        let broken = |e: String| SkipReason::Archive(e);
-        let password = sevenz_rust2::Password::empty();
-        let mut archive = match sevenz_rust2::ArchiveReader::new(bytes, password) {
-            Ok(a) => a,
-            Err(e) => return self.skip(path, None, broken(e.to_string())),
+        let limits = self.limits;
+        // A coder whose dictionary (or PPMd model) is past the limit is refused by the
+        // library before it is made, in the header as in the blocks.
+        let broken = |e: sevenz_rust2::Error| match e {
+            sevenz_rust2::Error::MaxMemLimited { .. } => {
+                SkipReason::Limit(limits.decoder_exceeded())
+            }
+            e => SkipReason::Archive(e.to_string()),
         };
+        let password = sevenz_rust2::Password::empty();
+        let kib = limits.decoder_kib() as usize;
+        let mut archive =
+            match sevenz_rust2::ArchiveReader::new_with_memory_limit(bytes, password, kib) {
+                Ok(a) => a,
+                Err(e) => return self.skip(path, None, broken(e)),
+            };
+        // One decoding thread: a multi-threaded LZMA2 decoder holds a dictionary a thread.
+        archive.set_thread_count(1);
+        use sevenz_rust2::EntryDecision;
         let mut current: Option<String> = None;
         let mut number = 0u64;
         let mut stopped = false;
-        let result = archive.for_each_entries(|entry, reader| {
-            // Stopped: every block's first call ends it (the library reads on otherwise).
-            if stopped {
-                return Ok(false);
-            }
+        let result = archive.for_each_entries_with_decision(|entry, reader| {
             if entry.is_directory() {
-                return Ok(true);
+                return Ok(EntryDecision::Continue);
             }
             number += 1;
             if self.count(path, number) == Flow::Stop {
                 stopped = true;
-                return Ok(false);
+                return Ok(EntryDecision::Stop);
             }
             let name = entry.name().to_owned();
             current = Some(name.clone());
-            if kind_of(&name) != Kind::Record {
-                // A solid block's next member starts where this one ends.
-                std::io::copy(reader, &mut std::io::sink())?;
-            }
+            // A member that is not a record is read past by the library (`Continue`
+            // decodes what is left unread: a solid block's next member starts there).
             match self.member(path, name, entry.size(), reader) {
-                Ok(Flow::Go) => Ok(true),
+                Ok(Flow::Go) => Ok(EntryDecision::Continue),
                 Ok(Flow::Stop) => {
                     stopped = true;
-                    Ok(false)
+                    Ok(EntryDecision::Stop)
                 }
                 Err((e, name)) => {
-                    self.skip(path, Some(name), broken(e.to_string()));
-                    Ok(false)
+                    self.skip(path, Some(name), SkipReason::Archive(e.to_string()));
+                    // The rest of this block cannot be reached; the next blocks can.
+                    Ok(EntryDecision::SkipBlock)
                 }
             }
         });
         if let Err(e) = result {
             if !stopped {
-                self.skip(path, current, broken(e.to_string()));
+                self.skip(path, current, broken(e));
             }
         }
     }

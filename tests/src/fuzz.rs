@@ -143,6 +143,7 @@ pub fn archive(data: &[u8]) {
     let limits = input::Limits {
         record_bytes: 4096,
         archive_members: 16,
+        decoder_bytes: 8 << 20,
         sgf: TIGHT,
     };
     let mut sources: Vec<Source> = Vec::new();

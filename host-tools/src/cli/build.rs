@@ -63,6 +63,11 @@ pub struct BuildArgs {
     /// The most members (records or not) one archive may hold; more fail the build.
     #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT.archive_members)]
     max_archive_members: u64,
+    /// The most memory an archive's decompressor may ask for (the dictionary a `.xz` block
+    /// or a `.7z` coder declares; e.g. 128M, 2G); an archive that declares more fails the
+    /// build before any of it is taken.
+    #[arg(long, value_name = "SIZE", default_value = "128M", value_parser = build::memory_size)]
+    max_decoder_memory: u64,
     /// The most nodes of a game's main line (lines of a .gib, .ngf or .ugf record).
     #[arg(long, value_name = "N", default_value_t = sgf::Limits::DEFAULT.nodes)]
     max_tree_nodes: u64,
@@ -189,6 +194,7 @@ pub fn build(a: BuildArgs) -> Result<ExitCode> {
         limits: Limits {
             record_bytes: a.max_record_bytes,
             archive_members: a.max_archive_members,
+            decoder_bytes: a.max_decoder_memory,
             sgf: sgf::Limits {
                 nodes: a.max_tree_nodes,
                 depth: a.max_tree_depth,

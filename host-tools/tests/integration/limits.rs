@@ -34,17 +34,7 @@ fn game_of_len(len: usize) -> Vec<u8> {
 /// Writes an archive of `members` in the format `ext` names; returns its path.
 fn archive(dir: &Path, ext: &str, members: &[(&str, Vec<u8>)]) -> PathBuf {
     let path = dir.join(format!("games.{ext}"));
-    let tar = || {
-        let mut b = tar::Builder::new(Vec::new());
-        for (name, bytes) in members {
-            let mut h = tar::Header::new_gnu();
-            h.set_size(bytes.len() as u64);
-            h.set_mode(0o644);
-            h.set_cksum();
-            b.append_data(&mut h, name, &bytes[..]).unwrap();
-        }
-        b.into_inner().unwrap()
-    };
+    let tar = || tar_of(members);
     let bytes = match ext {
         "tgz" => {
             let mut w = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
@@ -74,6 +64,58 @@ fn archive(dir: &Path, ext: &str, members: &[(&str, Vec<u8>)]) -> PathBuf {
         }
         "7z" => {
             let mut w = sevenz_rust2::ArchiveWriter::new(std::io::Cursor::new(Vec::new())).unwrap();
+            let entries = members
+                .iter()
+                .map(|(n, _)| sevenz_rust2::ArchiveEntry::new_file(n))
+                .collect();
+            let readers = members
+                .iter()
+                .map(|(_, b)| sevenz_rust2::SourceReader::new(&b[..]))
+                .collect();
+            w.push_archive_entries(entries, readers).unwrap();
+            w.finish().unwrap().into_inner()
+        }
+        other => panic!("{other}"),
+    };
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+/// A tar archive of `members`, in memory.
+fn tar_of(members: &[(&str, Vec<u8>)]) -> Vec<u8> {
+    let mut b = tar::Builder::new(Vec::new());
+    for (name, bytes) in members {
+        let mut h = tar::Header::new_gnu();
+        h.set_size(bytes.len() as u64);
+        h.set_mode(0o644);
+        h.set_cksum();
+        b.append_data(&mut h, name, &bytes[..]).unwrap();
+    }
+    b.into_inner().unwrap()
+}
+
+/// Writes a `.tar.xz` or a `.7z` (LZMA2) of `members` compressed with a dictionary of
+/// `dictionary` bytes, which its headers declare; returns its path.
+fn archive_with_dictionary(
+    dir: &Path,
+    ext: &str,
+    members: &[(&str, Vec<u8>)],
+    dictionary: u32,
+) -> PathBuf {
+    let path = dir.join(format!("dictionary.{ext}"));
+    let bytes = match ext {
+        "tar.xz" => {
+            let mut options = lzma_rust2::XzOptions::with_preset(1);
+            options.lzma_options.dict_size = dictionary;
+            let mut w = lzma_rust2::XzWriter::new(Vec::new(), options).unwrap();
+            w.write_all(&tar_of(members)).unwrap();
+            w.finish().unwrap()
+        }
+        "7z" => {
+            let mut w = sevenz_rust2::ArchiveWriter::new(std::io::Cursor::new(Vec::new())).unwrap();
+            let mut lzma2 = sevenz_rust2::encoder_options::Lzma2Options::from_level(1);
+            lzma2.set_dictionary_size(dictionary);
+            w.set_content_methods(vec![lzma2.into()]);
             let entries = members
                 .iter()
                 .map(|(n, _)| sevenz_rust2::ArchiveEntry::new_file(n))
@@ -412,4 +454,85 @@ fn loadsgf_refuses_a_device() {
         "{text}"
     );
     assert!(text.contains("=2"), "{text}");
+}
+
+/// A `.tar.xz` and a `.7z` compressed with a 1 MiB dictionary: read with 2 MiB for the
+/// decompressor; refused with 1 MiB (the decoder needs the dictionary and its own tables,
+/// about 100 KiB more), the error naming the archive, the limit and its flag.
+#[test]
+fn a_decompressor_under_the_memory_limit_is_made_one_over_it_is_refused() {
+    const DICTIONARY: u32 = 1 << 20;
+    let dir = temp("decoder");
+    let games = [
+        ("a.sgf", b"(;GM[1]SZ[19];B[pd];W[dp];B[pp])".to_vec()),
+        ("b.sgf", b"(;GM[1]SZ[19];B[pd];W[dd];B[pp])".to_vec()),
+    ];
+    let at = |n: u64| Limits {
+        decoder_bytes: n,
+        ..Limits::DEFAULT
+    };
+    for ext in ["tar.xz", "7z"] {
+        let path = archive_with_dictionary(&dir, ext, &games, DICTIONARY);
+        assert_eq!(build_within(&path, at(2 << 20)), Ok(2), "{ext}");
+        let e = build_within(&path, at(1 << 20)).unwrap_err();
+        let expected = format!(
+            "{}: skipped: more than 1048576 bytes of memory for the archive's decompressor \
+             (the dictionary it declares) (the limit; --max-decoder-memory raises it)",
+            path.display()
+        );
+        assert!(e.contains(&expected), "{ext}: {e}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Sets the dictionary that the first block of the `.xz` stream `xz` declares to the size
+/// whose LZMA2 property byte is `bits` (37: 1.5 GiB), and seals the block header's CRC-32
+/// again, so that only the declared size stands in a reader's way.
+fn declare_xz_dictionary(xz: &mut [u8], bits: u8) {
+    // The stream header is 12 bytes; a block header's first byte gives its size.
+    let size = (usize::from(xz[12]) + 1) * 4;
+    let header = &mut xz[12..12 + size];
+    // The LZMA2 filter: id 0x21, one property byte (the flags byte comes first).
+    let at = (2..size - 4)
+        .find(|&i| header[i] == 0x21 && header[i + 1] == 0x01)
+        .expect("an LZMA2 filter in the block header");
+    header[at + 2] = bits;
+    let crc = crc32fast::hash(&header[..size - 4]);
+    header[size - 4..].copy_from_slice(&crc.to_le_bytes());
+}
+
+/// The measured bug: a `.tar.xz` of about 200 bytes whose block declared a 1.5 GiB
+/// dictionary made `kifudex build` take 1.5 GiB (1,578,992 KiB peak, and 140 s on a loaded
+/// machine) before it read its one game. Now the declared dictionary is checked against
+/// `--max-decoder-memory` (128 MiB by default) before any decoder is made: the build fails
+/// naming the file and the flag, within a small build's memory.
+#[test]
+fn a_tiny_archive_declaring_a_huge_dictionary_is_refused_before_it_is_taken() {
+    /// A build of a small game measured 8 MiB on this project's machine (as above).
+    const CONSTANT: u64 = 32 << 20;
+    let dir = temp("bomb");
+    let path = archive_with_dictionary(&dir, "tar.xz", &[("a.sgf", game_of_len(100))], 1 << 20);
+    let mut bytes = std::fs::read(&path).unwrap();
+    declare_xz_dictionary(&mut bytes, 37);
+    std::fs::write(&path, &bytes).unwrap();
+    let mut c = kifudex();
+    c.arg("build")
+        .arg(&path)
+        .arg("-o")
+        .arg(dir.join("x.kdx"))
+        .arg("--quiet");
+    let (r, peak) = peak_rss(&mut c);
+    assert_eq!(r.status.code(), Some(1));
+    let e = String::from_utf8_lossy(&r.stderr);
+    assert!(
+        e.contains(&path.display().to_string()) && e.contains("--max-decoder-memory"),
+        "{e}"
+    );
+    eprintln!(
+        "limits: a {}-byte .tar.xz declaring a 1.5 GiB dictionary: refused, peak {:.1} MiB",
+        bytes.len(),
+        peak as f64 / (1 << 20) as f64
+    );
+    assert!(peak < CONSTANT, "peak {peak} bytes");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
