@@ -96,4 +96,6 @@ if ! python3 -c 'import sgfmill' >/dev/null 2>&1; then
   echo "setup: pip install sgfmill"
   python3 -m pip install --quiet sgfmill==1.1.1
 fi
+# The Python package's virtual environment (maturin and pytest, pinned), under target/.
+bash "$(dirname "$0")/python-test.sh" --setup
 echo "setup: ok"
