@@ -12,12 +12,16 @@
 //! request with a 4xx status and `{"error": "..."}`, and listens on loopback unless told
 //! otherwise ([`is_loopback`]).
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 mod assets;
 mod line_limit;
 pub mod request;
 mod scan;
 mod server;
+
+// The explorer's modules, under their own names (`crate::explore`, `crate::print`).
+use kifudex_explore::{explore, print};
 
 use crate::explore::answer::Refusal;
 use crate::explore::ExploreError;

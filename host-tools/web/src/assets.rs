@@ -1,11 +1,11 @@
-//! The page's files, embedded in the binary at build time (`src/web/assets/`): nothing is read
+//! The page's files, embedded in the binary at build time (`src/assets/`): nothing is read
 //! from disk while serving, and only these names can be served.
 
 use std::borrow::Cow;
 
-/// The files of `src/web/assets/`, compiled in (also in debug builds).
+/// The files of `src/assets/`, compiled in (also in debug builds).
 #[derive(rust_embed::Embed)]
-#[folder = "src/web/assets/"]
+#[folder = "src/assets/"]
 struct Files;
 
 /// One embedded file.

@@ -119,8 +119,8 @@ pub fn evaluate(
     })
 }
 
-/// The answer of a measurement of tracked streams ([`crate::hints::eval::evaluate_streams`]).
-pub fn streams(e: &crate::hints::eval::StreamEvaluation) -> super::answer::StreamsAnswer {
+/// The answer of a measurement of tracked streams ([`crate::tracking::eval::evaluate_streams`]).
+pub fn streams(e: &crate::tracking::eval::StreamEvaluation) -> super::answer::StreamsAnswer {
     super::answer::StreamsAnswer {
         counts: e.counts.clone(),
         tracked: rates(&e.tracked),

@@ -11,7 +11,7 @@ use crate::input;
 pub const SAMPLE_NAME: &str = "TestSGF.tgz";
 
 /// The archive's bytes.
-pub const SAMPLE_TGZ: &[u8] = include_bytes!("../../data/sample/TestSGF.tgz");
+pub const SAMPLE_TGZ: &[u8] = include_bytes!("../../../data/sample/TestSGF.tgz");
 
 /// The bundled sample's game records (the archive's members).
 pub fn sample_sources() -> Result<Vec<input::Source>> {

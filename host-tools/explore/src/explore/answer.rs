@@ -17,7 +17,7 @@ use kifudex_core::{Color, Move, Point};
 use serde::Serialize;
 
 use crate::games::result_text;
-use crate::hints::eval::StreamCounts;
+use crate::tracking::eval::StreamCounts;
 
 /// How the answers write core values in JSON: colours as `"B"`/`"W"`, moves as SGF letters
 /// or `pass`, points (on the board, or in a pattern's grid) as SGF letters.

@@ -15,6 +15,8 @@
 //! line into a channel, so that an analysis, which writes a line every interval, stops at
 //! the next line that arrives without losing it, and `quit` or the end of the input always
 //! ends the engine.
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod analysis;
 pub mod database;
@@ -28,6 +30,10 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 pub use engine::{Engine, Step};
 
 use protocol::RawLine;
+
+// The modules of the crates below, under their own names (`crate::explore`, `crate::sgf`).
+use kifudex_explore::explore;
+use kifudex_records::{input, sgf};
 
 /// Reads `input` line by line on a thread of its own; the channel ends with the input
 /// (or a read error, reported on standard error).

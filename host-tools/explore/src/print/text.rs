@@ -638,8 +638,8 @@ pub fn streams(e: &StreamsAnswer) -> String {
         (Some(k), t) => format!(
             "{} streams{}",
             match k {
-                crate::hints::stream::Cadence::Periodic => "periodic",
-                crate::hints::stream::Cadence::ChangeOnly => "change-only",
+                crate::tracking::stream::Cadence::Periodic => "periodic",
+                crate::tracking::stream::Cadence::ChangeOnly => "change-only",
             },
             if t { " with t=" } else { "" }
         ),
