@@ -17,9 +17,10 @@ use std::collections::BTreeSet;
 
 use kifudex_core::board::{Board, KoRule, Rules};
 use kifudex_core::{Color, Move, Point, Size};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::database::{self, DbMove};
+use super::json_reply::{line, ErrorReply, MoveInfo, RootInfo, TurnReply, WarningReply};
 use super::protocol::{self, RawLine};
 use crate::explore::request::GameFilter;
 use crate::explore::Explorer;
@@ -67,11 +68,11 @@ impl<'a> JsonEngine<'a> {
     /// none for an empty line.
     pub fn answer(&mut self, line: &RawLine) -> Vec<String> {
         if line.overlong {
-            return vec![json!({"error": format!(
-                "query too long (more than {} bytes)",
-                protocol::MAX_LINE
-            )})
-            .to_string()];
+            return vec![refusal(
+                &format!("query too long (more than {} bytes)", protocol::MAX_LINE),
+                None,
+                None,
+            )];
         }
         let text = String::from_utf8_lossy(&line.bytes);
         if text.trim().is_empty() {
@@ -79,50 +80,44 @@ impl<'a> JsonEngine<'a> {
         }
         let query: Map<String, Value> = match serde_json::from_str(&text) {
             Ok(Value::Object(m)) => m,
-            Ok(_) => return vec![json!({"error": "a query must be a JSON object"}).to_string()],
-            Err(e) => {
-                return vec![json!({"error": format!("could not parse JSON: {e}")}).to_string()]
-            }
+            Ok(_) => return vec![refusal("a query must be a JSON object", None, None)],
+            Err(e) => return vec![refusal(&format!("could not parse JSON: {e}"), None, None)],
         };
         let Some(id) = query.get("id").and_then(Value::as_str).map(str::to_owned) else {
-            return vec![
-                json!({"error": "the query has no id (a string)", "field": "id"}).to_string(),
-            ];
+            return vec![refusal("the query has no id (a string)", None, Some("id"))];
         };
         let answers = match query.get("action") {
             Some(action) => self.action(&query, action),
             None => self.analyse(&query, &id),
         };
         match answers {
-            Ok(lines) => lines.into_iter().map(|v| v.to_string()).collect(),
-            Err(e) => {
-                let mut v = json!({"error": e.message, "id": id});
-                if let Some(f) = e.field {
-                    v["field"] = json!(f);
-                }
-                vec![v.to_string()]
-            }
+            Ok(lines) => lines,
+            Err(e) => vec![refusal(&e.message, Some(&id), e.field)],
         }
     }
 
     /// The special actions: each answered by the query itself, `query_version` with the
     /// version added. Every analysis is answered at once, so `terminate` has nothing
     /// left to stop, and there is no cache to clear.
-    fn action(&self, query: &Map<String, Value>, action: &Value) -> Result<Vec<Value>, QueryError> {
+    fn action(
+        &self,
+        query: &Map<String, Value>,
+        action: &Value,
+    ) -> Result<Vec<String>, QueryError> {
         let mut echo = query.clone();
         match action.as_str() {
             Some("query_version") => {
-                echo.insert("version".into(), json!(env!("CARGO_PKG_VERSION")));
-                echo.insert("git_hash".into(), json!("<omitted>"));
+                echo.insert("version".into(), Value::from(env!("CARGO_PKG_VERSION")));
+                echo.insert("git_hash".into(), Value::from("<omitted>"));
             }
             Some("clear_cache") | Some("terminate") | Some("terminate_all") => {}
             _ => return Err(bad("action", format!("unknown action {action}"))),
         }
-        Ok(vec![Value::Object(echo)])
+        Ok(vec![Value::Object(echo).to_string()])
     }
 
     /// An analysis query: one answer per turn asked for.
-    fn analyse(&mut self, q: &Map<String, Value>, id: &str) -> Result<Vec<Value>, QueryError> {
+    fn analyse(&mut self, q: &Map<String, Value>, id: &str) -> Result<Vec<String>, QueryError> {
         let dim = |field: &'static str| {
             q.get(field)
                 .and_then(Value::as_u64)
@@ -219,14 +214,14 @@ impl<'a> JsonEngine<'a> {
         let mut out = Vec::new();
         let held = self.holds(size);
         if !held {
-            out.push(json!({
-                "warning": format!(
+            out.push(line(&WarningReply {
+                warning: format!(
                     "the index holds no game on a {}x{} board: no move to report",
                     size.width(),
                     size.height()
                 ),
-                "field": "boardXSize",
-                "id": id,
+                field: "boardXSize",
+                id,
             }));
         }
         for &turn in &turns {
@@ -253,11 +248,11 @@ impl<'a> JsonEngine<'a> {
                 Perspective::White => Color::White,
                 Perspective::SideToMove => to_move,
             };
-            let mut v = turn_json(id, turn, to_move, reported, &next, size);
+            let mut reply = turn_reply(id, turn, to_move, reported, &next, size);
             if include_policy {
-                v["policy"] = policy(board, to_move, &next);
+                reply.policy = Some(policy(board, to_move, &next));
             }
-            out.push(v);
+            out.push(line(&reply));
         }
         Ok(out)
     }
@@ -270,52 +265,58 @@ impl<'a> JsonEngine<'a> {
     }
 }
 
-/// The answer for one turn (see the module documentation).
-fn turn_json(
-    id: &str,
+/// A refused query's line.
+fn refusal(error: &str, id: Option<&str>, field: Option<&str>) -> String {
+    line(&ErrorReply { error, id, field })
+}
+
+/// The answer for one turn (see the module documentation), without its policy.
+fn turn_reply<'a>(
+    id: &'a str,
     turn: usize,
     to_move: Color,
     reported: Color,
     next: &[DbMove],
     size: Size,
-) -> Value {
+) -> TurnReply<'a> {
     use super::analysis::fraction;
     let total: u64 = next.iter().map(|m| m.games as u64).sum();
     let wins: u64 = next.iter().map(|m| m.wins(reported) as u64).sum();
-    let infos: Vec<Value> = next
+    let infos: Vec<MoveInfo> = next
         .iter()
         .enumerate()
         .map(|(order, m)| {
             let v = protocol::vertex(m.mv, size);
-            json!({
-                "move": v,
-                "visits": m.games,
-                "winrate": fraction(m.wins(reported) as u64, m.games as u64),
-                "prior": fraction(m.games as u64, total),
-                "order": order,
-                "pv": [v],
-                "scoreLead": 0.0,
-                "scoreMean": 0.0,
-            })
+            MoveInfo {
+                mv: v.clone(),
+                visits: m.games,
+                winrate: fraction(m.wins(reported) as u64, m.games as u64),
+                prior: fraction(m.games as u64, total),
+                order,
+                pv: [v],
+                score_lead: 0.0,
+                score_mean: 0.0,
+            }
         })
         .collect();
-    json!({
-        "id": id,
-        "isDuringSearch": false,
-        "turnNumber": turn,
-        "moveInfos": infos,
-        "rootInfo": {
-            "currentPlayer": protocol::color_letter(to_move),
-            "visits": total,
-            "winrate": fraction(wins, total),
-            "scoreLead": 0.0,
+    TurnReply {
+        id,
+        is_during_search: false,
+        turn_number: turn,
+        move_infos: infos,
+        root_info: RootInfo {
+            current_player: protocol::color_letter(to_move),
+            visits: total,
+            winrate: fraction(wins, total),
+            score_lead: 0.0,
         },
-    })
+        policy: None,
+    }
 }
 
 /// `policy`: row-major from the top left, then the pass: each database move's share, 0 for
 /// another legal move, -1 for an illegal one.
-fn policy(board: &Board, to_move: Color, next: &[DbMove]) -> Value {
+fn policy(board: &Board, to_move: Color, next: &[DbMove]) -> Vec<f64> {
     use super::analysis::fraction;
     let size = board.size();
     let total: u64 = next.iter().map(|m| m.games as u64).sum();
@@ -336,7 +337,7 @@ fn policy(board: &Board, to_move: Color, next: &[DbMove]) -> Value {
         }
     }
     out.push(share(Move::Pass).unwrap_or(0.0));
-    json!(out)
+    out
 }
 
 /// The board rules of `rules` (a KataGo shorthand or a JSON object): whether a suicide is

@@ -9,6 +9,7 @@
 //! | `engine.rs` | the engine's state (board, history, komi) and its commands |
 //! | `analysis.rs` | the database's moves as `lz-analyze`, `kata-analyze` and GoGui lines |
 //! | `json_engine.rs` | KataGo's JSON analysis protocol: queries in, answers out |
+//! | `json_reply.rs` | that protocol's replies as types, serialized in KataGo's field order |
 //! | `database.rs` | the one question asked of the explorer: a position's next moves of one colour |
 //!
 //! [`serve`] runs the engine over a reader and a writer: a thread reads the input line by
@@ -22,6 +23,7 @@ pub mod analysis;
 pub mod database;
 pub mod engine;
 pub mod json_engine;
+pub mod json_reply;
 pub mod protocol;
 
 use std::io::{self, BufReader, Read, Write};
@@ -33,7 +35,7 @@ use protocol::RawLine;
 
 // The modules of the crates below, under their own names (`crate::explore`, `crate::sgf`).
 use kifudex_explore::explore;
-use kifudex_records::{input, sgf};
+use kifudex_records::{input, position, sgf};
 
 /// Reads `input` line by line on a thread of its own; the channel ends with the input
 /// (or a read error, reported on standard error).

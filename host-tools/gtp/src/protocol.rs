@@ -137,13 +137,14 @@ fn answer(mark: char, id: Option<&str>, text: &str) -> String {
     out
 }
 
-/// A colour argument: `b`, `black`, `w` or `white`, in any case.
+/// A colour argument: `b`, `black`, `w` or `white`, in any case: a side as users write it
+/// ([`crate::position::parse_side`]) or GTP's words.
 pub fn parse_color(s: &str) -> Option<Color> {
-    match s.to_ascii_lowercase().as_str() {
-        "b" | "black" => Some(Color::Black),
-        "w" | "white" => Some(Color::White),
+    crate::position::parse_side(s).or_else(|| match s.to_ascii_lowercase().as_str() {
+        "black" => Some(Color::Black),
+        "white" => Some(Color::White),
         _ => None,
-    }
+    })
 }
 
 /// Why a vertex argument cannot be read.

@@ -20,6 +20,17 @@ pub fn color_name(c: Color) -> &'static str {
     }
 }
 
+/// A side as users write it: `B` or `W`, in either case (the command line's `--side`, the
+/// web API's sides; GTP's colours build on it). `None` for anything else: the caller's
+/// message names the option.
+pub fn parse_side(s: &str) -> Option<Color> {
+    match s {
+        "B" | "b" => Some(Color::Black),
+        "W" | "w" => Some(Color::White),
+        _ => None,
+    }
+}
+
 /// The position of the first game of an SGF file's bytes (`name` labels errors): its
 /// setup stones and main line after `moves` moves (`None`: all of them), replayed as the
 /// index replays records (captures applied, a recorded suicide removes the group).

@@ -2,7 +2,7 @@
 //! list and the replay board in the browser, over a JSON API.
 //!
 //! This module knows HTTP, not Go: the page and its assets (embedded in the binary), the
-//! routes, the parameters' syntax ([`request`]: query strings read into the explorer's
+//! routes, the parameters' syntax ([`query_string`]: query strings read into the explorer's
 //! requests) and the limits every request is held to ([`Limits`]). Every answer comes from
 //! the explorer ([`crate::explore::Explorer`]), printed by the JSON printer, the same calls
 //! as the command line's, so that `/api/search` and `kifudex search --json` print one and
@@ -16,12 +16,14 @@
 
 mod assets;
 mod line_limit;
-pub mod request;
-mod scan;
+pub mod query_string;
+mod scan_slots;
 mod server;
 
-// The explorer's modules, under their own names (`crate::explore`, `crate::print`).
+// The modules of the crates below, under their own names (`crate::explore`, `crate::print`,
+// `crate::position`).
 use kifudex_explore::{explore, print};
+use kifudex_records::position;
 
 use crate::explore::answer::Refusal;
 use crate::explore::ExploreError;

@@ -5,7 +5,7 @@
 //! [`Limits::max_headers`] 431, a request with a body 413, all with a JSON error. The API's answers (the explorer's, printed by the JSON printer) are computed
 //! on blocking threads, at most
 //! [`Limits::workers`] at a time, each within [`Limits::request_timeout`]; pattern scans
-//! run apart, at most [`Limits::max_scans`] at once (`super::scan`). Connections are
+//! run apart, at most [`Limits::max_scans`] at once (`super::scan_slots`). Connections are
 //! accepted up to [`Limits::max_connections`] at once; a client must send its headers
 //! within [`Limits::header_timeout`]; a connection lives at most
 //! [`Limits::connection_lifetime`].
@@ -27,10 +27,10 @@ use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
 use super::line_limit::LineLimit;
-use super::scan::{self, ScanSlots};
-use super::{assets, request, ApiError, ErrorKind};
+use super::scan_slots::{self, ScanSlots};
+use super::{assets, query_string, ApiError, ErrorKind};
 use crate::explore::request::PatternRequest;
-use crate::explore::scan::PatternScan;
+use crate::explore::scan_cache::PatternScan;
 use crate::explore::Explorer;
 use crate::print::json::to_line;
 
@@ -149,7 +149,7 @@ impl IntoResponse for ApiError {
                 .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
         }
         if self.kind == ErrorKind::Busy {
-            scan::retry_after(&mut r);
+            scan_slots::retry_after(&mut r);
         }
         r
     }
@@ -252,56 +252,56 @@ async fn answer(
 }
 
 async fn info(State(s): State<AppState>, uri: Uri) -> Response {
-    match request::none(query(&uri)) {
+    match query_string::none(query(&uri)) {
         Ok(()) => answer(&s, |e| Ok(to_line(&e.info()))).await,
         Err(e) => e.into_response(),
     }
 }
 
 async fn position(State(s): State<AppState>, uri: Uri) -> Response {
-    match request::position(query(&uri)) {
+    match query_string::position(query(&uri)) {
         Ok(q) => answer(&s, move |e| Ok(to_line(&e.position(&q)?))).await,
         Err(e) => e.into_response(),
     }
 }
 
 async fn search(State(s): State<AppState>, uri: Uri) -> Response {
-    match request::search(query(&uri)) {
+    match query_string::search(query(&uri)) {
         Ok(q) => answer(&s, move |e| Ok(to_line(&e.search(&q)?))).await,
         Err(e) => e.into_response(),
     }
 }
 
 async fn games(State(s): State<AppState>, uri: Uri) -> Response {
-    match request::games(query(&uri)) {
+    match query_string::games(query(&uri)) {
         Ok(q) => answer(&s, move |e| Ok(to_line(&e.games(&q)?))).await,
         Err(e) => e.into_response(),
     }
 }
 
 async fn ranks(State(s): State<AppState>, uri: Uri) -> Response {
-    match request::ranks(query(&uri)) {
+    match query_string::ranks(query(&uri)) {
         Ok(q) => answer(&s, move |e| Ok(to_line(&e.ranks(&q)?))).await,
         Err(e) => e.into_response(),
     }
 }
 
 async fn years(State(s): State<AppState>, uri: Uri) -> Response {
-    match request::years(query(&uri)) {
+    match query_string::years(query(&uri)) {
         Ok(q) => answer(&s, move |e| Ok(to_line(&e.years(&q)?))).await,
         Err(e) => e.into_response(),
     }
 }
 
 async fn predict(State(s): State<AppState>, uri: Uri) -> Response {
-    match request::position(query(&uri)) {
+    match query_string::position(query(&uri)) {
         Ok(q) => answer(&s, move |e| Ok(to_line(&e.predict(&q)?))).await,
         Err(e) => e.into_response(),
     }
 }
 
 /// The answer `f` gives from the scan of `q`: a quick answer when the explorer keeps the
-/// scan, else a scan in a slot of its own (`super::scan`).
+/// scan, else a scan in a slot of its own (`super::scan_slots`).
 async fn from_scan(
     s: &AppState,
     q: PatternRequest,
@@ -310,21 +310,21 @@ async fn from_scan(
     if let Some(kept) = s.explorer.pattern_cached(&q) {
         return answer(s, move |e| Ok(f(e, &q, &kept))).await;
     }
-    match scan::answer_from_scan(&s.explorer, &s.scans, q, f).await {
+    match scan_slots::answer_from_scan(&s.explorer, &s.scans, q, f).await {
         Ok(text) => json_text(StatusCode::OK, text),
         Err(e) => e.into_response(),
     }
 }
 
 async fn pattern(State(s): State<AppState>, uri: Uri) -> Response {
-    match request::pattern(query(&uri)) {
+    match query_string::pattern(query(&uri)) {
         Ok(q) => from_scan(&s, q, |e, q, scan| to_line(&e.pattern_answer(q, scan))).await,
         Err(e) => e.into_response(),
     }
 }
 
 async fn pattern_games(State(s): State<AppState>, uri: Uri) -> Response {
-    match request::pattern_games(query(&uri)) {
+    match query_string::pattern_games(query(&uri)) {
         Ok((q, page)) => {
             from_scan(&s, q, move |e, _, scan| {
                 to_line(&e.pattern_games_of(scan, page))
@@ -336,14 +336,14 @@ async fn pattern_games(State(s): State<AppState>, uri: Uri) -> Response {
 }
 
 async fn pattern_stream(State(s): State<AppState>, uri: Uri) -> Response {
-    match request::pattern(query(&uri)) {
-        Ok(q) => scan::stream(&s.explorer, &s.scans, q),
+    match query_string::pattern(query(&uri)) {
+        Ok(q) => scan_slots::stream(&s.explorer, &s.scans, q),
         Err(e) => e.into_response(),
     }
 }
 
 async fn sgf(State(s): State<AppState>, uri: Uri) -> Response {
-    match request::sgf_text(query(&uri)) {
+    match query_string::sgf_text(query(&uri)) {
         Ok(text) => answer(&s, move |e| Ok(to_line(&e.read_sgf(&text)?))).await,
         Err(e) => e.into_response(),
     }
@@ -352,10 +352,11 @@ async fn sgf(State(s): State<AppState>, uri: Uri) -> Response {
 async fn game(State(s): State<AppState>, uri: Uri) -> Response {
     // The segment as sent (still percent-encoded): an id is plain digits.
     let segment = uri.path().strip_prefix("/api/game/").unwrap_or("");
-    let (id, as_sgf) = match request::none(query(&uri)).and_then(|_| request::game_id(segment)) {
-        Ok(x) => x,
-        Err(e) => return e.into_response(),
-    };
+    let (id, as_sgf) =
+        match query_string::none(query(&uri)).and_then(|_| query_string::game_id(segment)) {
+            Ok(x) => x,
+            Err(e) => return e.into_response(),
+        };
     if !as_sgf {
         return answer(&s, move |e| Ok(to_line(&e.game(id)?))).await;
     }

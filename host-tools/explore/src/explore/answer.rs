@@ -105,7 +105,7 @@ pub struct InfoAnswer {
     /// kifudex's version.
     pub version: &'static str,
     /// The pattern scans so far: running, completed, cancelled, answered from the cache.
-    pub scans: super::scan::ScanCounts,
+    pub scans: super::scan_cache::ScanCounts,
 }
 
 /// One class of next moves (`docs/JSON.md`, the search object).

@@ -14,7 +14,7 @@
 //! pattern scan (`crate::pattern`), the predictor (`crate::predict`), and here the set-up
 //! of positions ([`position`]), records ([`record`]), the year profile ([`years`]), the
 //! rank profile ([`ranks`]), the pattern answers ([`pattern`]) over one cached,
-//! cancellable scan per query ([`scan`]) and their export ([`export`]), and the analyses
+//! cancellable scan per query ([`scan_cache`]) and their export ([`export`]), and the analyses
 //! of all games (shapes, the predictor's evaluation: [`analysis`]).
 
 pub mod analysis;
@@ -27,7 +27,7 @@ pub mod position;
 pub mod ranks;
 pub mod record;
 pub mod request;
-pub mod scan;
+pub mod scan_cache;
 pub mod years;
 
 use std::path::Path;
@@ -59,7 +59,7 @@ use position::set_up;
 use request::{
     At, GamesRequest, Position, RanksRequest, SearchRequest, SuggestRequest, YearsRequest,
 };
-use scan::{Cancel, PatternScan, ScanOptions, ScanProgress, Scans, Stopped};
+use scan_cache::{Cancel, PatternScan, ScanOptions, ScanProgress, Scans, Stopped};
 
 /// The index file's bytes (memory-mapped, [`crate::open_index_file`]), or without a path
 /// the bundled sample's index built in memory; and the index's name for messages.
@@ -437,7 +437,7 @@ impl<'a> Explorer<'a> {
 
     /// The scan of a pattern query: the kept one, or a new one (then kept), which tells
     /// `progress` how far it has come after each slice of games and stops before the next
-    /// slice once `cancel` is set ([`scan`]).
+    /// slice once `cancel` is set ([`scan_cache`]).
     pub fn pattern_scan(
         &self,
         q: &PatternRequest,

@@ -1,4 +1,4 @@
-//! The explorer's pattern questions, over one scan of the query ([`super::scan`]): the
+//! The explorer's pattern questions, over one scan of the query ([`super::scan_cache`]): the
 //! counts (continuations, and the date profile), a page of the hits, a page of the games
 //! with hits, the progress of a running scan; and the time a search takes (a scan of its
 //! own, never cached).
@@ -13,7 +13,7 @@ use super::answer::{
     ContinuationEntry, GameEntry, GamesAnswer, HitContinuation, HitEntry, HitsAnswer,
     PatternAnswer, PatternProgress, PatternTimings, YearTotals,
 };
-use super::scan::{PatternScan, ScanProgress};
+use super::scan_cache::{PatternScan, ScanProgress};
 use crate::games::{result_text, Page};
 use crate::pattern::search::{self, BlockSearch, PatternReport, PatternRequest};
 

@@ -7,7 +7,7 @@
 //! [`Event`]s (the core's), up to a move that cannot be played anywhere ([`LineEnd`]). Everything that was repaired on the way is reported as a [`Warning`] with a byte
 //! offset; nothing ever panics and a broken tree never stops the file's other trees.
 //!
-//! The tokenizer ([`scan`]) is hand-written: it is lenient (junk before and between trees, a
+//! The tokenizer ([`lexer`]) is hand-written: it is lenient (junk before and between trees, a
 //! missing opening `(`, truncation, FF\[1\] long property names, NUL bytes...) and fast (it walks the
 //! bytes once, never recurses, and allocates nothing per node or property). Text is decoded
 //! ([`text`]) only for the few game-info properties kept, in the tree's charset (`CA[]`, else
@@ -21,9 +21,9 @@
 
 mod gib;
 mod info;
+mod lexer;
 mod lines;
 mod ngf;
-mod scan;
 mod text;
 mod ugf;
 pub mod write;
@@ -523,7 +523,7 @@ pub fn parse_file_within(
     limits: &Limits,
 ) -> ParsedFile {
     let mut out = ParsedFile::default();
-    let mut sink = scan::Sink {
+    let mut sink = lexer::Sink {
         path,
         member,
         limits,
@@ -537,9 +537,9 @@ pub fn parse_file_within(
                 byte_offset: 0,
                 kind: WarningKind::Utf16Transcoded,
             });
-            scan::parse(utf8.as_bytes(), true, &mut sink);
+            lexer::parse(utf8.as_bytes(), true, &mut sink);
         }
-        None => scan::parse(bytes, false, &mut sink),
+        None => lexer::parse(bytes, false, &mut sink),
     }
     out
 }

@@ -1,6 +1,6 @@
 //! The server's pattern scans, apart from its quick answers.
 //!
-//! A pattern question whose scan the explorer keeps (`crate::explore::scan`) is a quick
+//! A pattern question whose scan the explorer keeps (`crate::explore::scan_cache`) is a quick
 //! answer like a position search. One that needs a scan takes one of [`Limits::max_scans`]
 //! slots at once, or is refused at once with `503`, a `Retry-After` header and
 //! `{"error": ...}` (never a wait in a queue); the scan then runs on a blocking thread of
@@ -26,11 +26,18 @@ use axum::response::{IntoResponse, Response};
 use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 
 use super::{ApiError, ErrorKind};
-use crate::explore::answer::Refusal;
+use crate::explore::answer::{PatternProgress, Refusal};
 use crate::explore::request::PatternRequest;
-use crate::explore::scan::{Cancel, PatternScan, Stopped};
+use crate::explore::scan_cache::{Cancel, PatternScan, Stopped};
 use crate::explore::Explorer;
 use crate::print::json::to_line;
+
+/// A progress line of the pattern stream (`{"progress": ...}`, `docs/WEB.md`), printed by
+/// the JSON printer as the answer that ends the stream.
+#[derive(serde::Serialize)]
+struct ProgressLine {
+    progress: PatternProgress,
+}
 
 /// At most one progress line per this time (after the first).
 pub const PROGRESS_EVERY: Duration = Duration::from_millis(100);
@@ -94,7 +101,7 @@ fn run_scan(
     q: &PatternRequest,
     cancel: &Cancel,
     slot: OwnedSemaphorePermit,
-    mut progress: impl FnMut(&Explorer<'static>, &crate::explore::scan::ScanProgress<'_>),
+    mut progress: impl FnMut(&Explorer<'static>, &crate::explore::scan_cache::ScanProgress<'_>),
 ) -> Result<Arc<PatternScan>, Stopped> {
     let _slot = slot;
     let t = Instant::now();
@@ -195,9 +202,11 @@ pub fn stream(explorer: &Arc<Explorer<'static>>, slots: &ScanSlots, q: PatternRe
             } else if (first || sent.elapsed() >= PROGRESS_EVERY) && p.scanned < p.total {
                 first = false;
                 sent = Instant::now();
-                let progress = serde_json::json!({"progress": e.pattern_progress(&q, p)});
+                let progress = ProgressLine {
+                    progress: e.pattern_progress(&q, p),
+                };
                 // A full channel (a slow reader) skips this line, never the scan.
-                let _ = tx.try_send(progress.to_string() + "\n");
+                let _ = tx.try_send(to_line(&progress) + "\n");
             }
         });
         let last = match r {

@@ -17,13 +17,8 @@ use crate::explore::request::{
 
 /// A side, as the API writes it (`B` or `W`).
 fn side(name: &str, v: &str) -> Result<Color, ApiError> {
-    match v {
-        "B" | "b" => Ok(Color::Black),
-        "W" | "w" => Ok(Color::White),
-        _ => Err(ApiError::bad_request(format!(
-            "{name}: expected B or W, not {v:?}"
-        ))),
-    }
+    crate::position::parse_side(v)
+        .ok_or_else(|| ApiError::bad_request(format!("{name}: expected B or W, not {v:?}")))
 }
 
 /// The largest page of games one request may ask for.
