@@ -7,7 +7,7 @@
 //! members are not read (its bytes past the limit never are).
 //!
 //! ```no_run
-//! # use kifudex::{input, sgf};
+//! # use kifudex_records::{input, sgf};
 //! let (sources, skipped) = input::collect_sources(&["games/", "more.tgz"]);
 //! for s in &sources {
 //!     let parsed = sgf::parse_file(&s.bytes, &s.path, s.member.as_deref());

@@ -31,7 +31,7 @@ pub struct Prediction {
 ///
 /// ```no_run
 /// # fn f(book_bytes: &[u8]) -> anyhow::Result<()> {
-/// use kifudex::predict::suggest::{book_predictor, predictions};
+/// use kifudex_builder::predict::suggest::{book_predictor, predictions};
 /// use kifudex_core::notation::Sgf;
 /// use kifudex_core::predict::History;
 /// use kifudex_core::query::position_after;

@@ -158,7 +158,7 @@ fn block_mask(
 ///   list [`for_each_hit`] passes on.
 ///
 /// ```no_run
-/// # use kifudex::pattern::search::{BlockSearch, PatternRequest};
+/// # use kifudex_explore::pattern::search::{BlockSearch, PatternRequest};
 /// # fn f(file: &kifudex_core::index_file::IndexFile<'_>, req: &PatternRequest) {
 /// let q = req.query();
 /// let s = BlockSearch::new(&file.index, &file.pattern, req, &q);
