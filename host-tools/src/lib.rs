@@ -4,28 +4,19 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod build;
-pub mod explore;
-pub mod games;
-pub mod gtp;
 pub mod guide;
 pub mod hints;
-pub mod info;
-pub mod input;
-pub mod mapped;
-pub mod numbers;
-pub mod pattern;
-pub mod position;
-pub mod predict;
-pub mod print;
-pub mod rank;
-pub mod sample;
-pub mod sgf;
-pub mod shapes;
 pub mod shell;
-pub mod web;
 
-use std::path::Path;
+// The library crates below, under the module names this crate has always had, so that
+// `kifudex::explore::Explorer`, `kifudex::build::build` and the rest keep their paths.
+pub use kifudex_builder::{
+    build, invalid_index, mapped, open_index_file, predict, sample, shapes, tracking, IndexBytes,
+};
+pub use kifudex_explore::{explore, games, info, pattern, print};
+pub use kifudex_gtp as gtp;
+pub use kifudex_records::{input, numbers, position, rank, sgf};
+pub use kifudex_web as web;
 
 use anyhow::{Context, Result};
 
@@ -39,24 +30,4 @@ pub fn print_stdout(text: &str) -> Result<()> {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
         r => r.context("cannot write to standard output"),
     }
-}
-
-pub use mapped::IndexBytes;
-
-/// Why an index file was refused, for a message: the reader's reason, and what to do
-/// about an index written by another version of kifudex.
-pub fn invalid_index(e: kifudex_core::format::FormatError) -> String {
-    match e {
-        kifudex_core::format::FormatError::UnsupportedVersion => format!(
-            "not a valid index: {e} (written by another version of kifudex: build it again \
-             from its records)"
-        ),
-        e => format!("not a valid index: {e}"),
-    }
-}
-
-/// Opens an index or book file: memory-mapped ([`mapped::map_file`]), so that opening costs
-/// time independent of the file's size.
-pub fn open_index_file(path: &Path) -> Result<IndexBytes> {
-    mapped::map_file(path)
 }

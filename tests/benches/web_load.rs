@@ -106,9 +106,9 @@ fn main() {
         for target in targets.iter().filter(|t| t.starts_with(kind)) {
             let (path, query) = target.split_once('?').unwrap_or((target, ""));
             let ok = match kind {
-                "/api/search" => kifudex::web::request::search(query)
+                "/api/search" => kifudex::web::query_string::search(query)
                     .is_ok_and(|q| explorer.search(&q).map(|a| to_line(&a)).is_ok()),
-                "/api/games" => kifudex::web::request::games(query)
+                "/api/games" => kifudex::web::query_string::games(query)
                     .is_ok_and(|q| explorer.games(&q).map(|a| to_line(&a)).is_ok()),
                 _ => explorer
                     .game(path.trim_start_matches(kind).parse().unwrap())

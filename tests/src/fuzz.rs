@@ -19,7 +19,7 @@
 use std::sync::OnceLock;
 
 use arbitrary::Unstructured;
-use kifudex::explore::scan::ScanOptions;
+use kifudex::explore::scan_cache::ScanOptions;
 use kifudex::explore::Explorer;
 use kifudex::gtp::engine::{Engine, Step};
 use kifudex::gtp::json_engine::JsonEngine;
@@ -27,7 +27,7 @@ use kifudex::gtp::protocol::{read_line, RawLine};
 use kifudex::input::{self, Source};
 use kifudex::print::json::to_line;
 use kifudex::sgf::{self, ParsedFile};
-use kifudex::web::request;
+use kifudex::web::query_string;
 use kifudex_core::book::Book;
 use kifudex_core::format::{align8, Container, Kind};
 use kifudex_core::index_file::IndexFile;
@@ -176,29 +176,29 @@ fn ask_everything(e: &Explorer<'_>) {
         "moves=pd,dp,pp",
         "ab=pd,dd&aw=dp&to_move=W",
     ] {
-        if let Ok(p) = request::position(q) {
+        if let Ok(p) = query_string::position(q) {
             let _ = e.position(&p).map(|a| to_line(&a));
         }
-        if let Ok(s) = request::search(q) {
+        if let Ok(s) = query_string::search(q) {
             let _ = e.search(&s).map(|a| to_line(&a));
         }
     }
     for q in ["moves=pd&limit=5", "moves=&sort=oldest&limit=3&offset=2"] {
-        if let Ok(g) = request::games(q) {
+        if let Ok(g) = query_string::games(q) {
             let _ = e.games(&g).map(|a| to_line(&a));
         }
     }
-    if let Ok(y) = request::years("moves=pd") {
+    if let Ok(y) = query_string::years("moves=pd") {
         let _ = e.years(&y).map(|a| to_line(&a));
     }
-    if let Ok(r) = request::ranks("moves=pd") {
+    if let Ok(r) = query_string::ranks("moves=pd") {
         let _ = e.ranks(&r).map(|a| to_line(&a));
     }
     for q in [
         "pattern=X.O/.X./...&area=0,0,6,6",
         "pattern=X*/OX&fixed_color=1",
     ] {
-        if let Ok(p) = request::pattern(q) {
+        if let Ok(p) = query_string::pattern(q) {
             let _ = to_line(&e.pattern(&p));
         }
     }
@@ -461,16 +461,18 @@ pub fn web_query(data: &[u8]) {
     let q = String::from_utf8_lossy(body);
     let e = golden();
     let _ = match which % 10 {
-        0 => request::position(&q).map(|p| e.position(&p).map(|a| to_line(&a))),
-        1 => request::search(&q).map(|p| e.search(&p).map(|a| to_line(&a))),
-        2 => request::games(&q).map(|p| e.games(&p).map(|a| to_line(&a))),
-        3 => request::years(&q).map(|p| e.years(&p).map(|a| to_line(&a))),
-        4 => request::ranks(&q).map(|p| e.ranks(&p).map(|a| to_line(&a))),
-        5 => request::pattern(&q).map(|p| Ok(to_line(&e.pattern(&p)))),
-        6 => request::pattern_games(&q).map(|(p, page)| Ok(to_line(&e.pattern_games(&p, page)))),
-        7 => request::sgf_text(&q).map(|t| e.read_sgf(&t).map(|a| to_line(&a))),
-        8 => request::position(&q).map(|p| e.predict(&p).map(|a| to_line(&a))),
-        _ => request::game_id(&q).map(|(id, sgf)| {
+        0 => query_string::position(&q).map(|p| e.position(&p).map(|a| to_line(&a))),
+        1 => query_string::search(&q).map(|p| e.search(&p).map(|a| to_line(&a))),
+        2 => query_string::games(&q).map(|p| e.games(&p).map(|a| to_line(&a))),
+        3 => query_string::years(&q).map(|p| e.years(&p).map(|a| to_line(&a))),
+        4 => query_string::ranks(&q).map(|p| e.ranks(&p).map(|a| to_line(&a))),
+        5 => query_string::pattern(&q).map(|p| Ok(to_line(&e.pattern(&p)))),
+        6 => {
+            query_string::pattern_games(&q).map(|(p, page)| Ok(to_line(&e.pattern_games(&p, page))))
+        }
+        7 => query_string::sgf_text(&q).map(|t| e.read_sgf(&t).map(|a| to_line(&a))),
+        8 => query_string::position(&q).map(|p| e.predict(&p).map(|a| to_line(&a))),
+        _ => query_string::game_id(&q).map(|(id, sgf)| {
             if sgf {
                 e.game_sgf(id)
             } else {

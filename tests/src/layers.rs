@@ -41,11 +41,29 @@ pub struct CrateLayers {
     pub exceptions: Vec<(ModulePath, ModulePath)>,
 }
 
+/// One package of the workspace, as the crates' table lists it: which packages of the
+/// workspace it may depend on, and which crates it must never depend on, directly or
+/// through a package of the workspace.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Package {
+    /// Its name (`kifudex-explore`).
+    pub name: String,
+    /// Its folder, relative to the repository (`host-tools/explore`).
+    pub folder: String,
+    /// The workspace's packages it may depend on.
+    pub may: Vec<String>,
+    /// Crates it never depends on (`tokio`), nor does any package of the workspace it
+    /// depends on.
+    pub never: Vec<String>,
+}
+
 /// The layers of every crate checked.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Layers {
     /// One entry per crate, in the order the document lists them.
     pub crates: Vec<CrateLayers>,
+    /// The crates' table: the workspace's packages and the edges allowed between them.
+    pub packages: Vec<Package>,
 }
 
 fn module_path(text: &str) -> ModulePath {
@@ -108,6 +126,27 @@ impl Layers {
                 .iter()
                 .all(|c| c.chars().all(|ch| ch == '-' || ch == ':'))
             {
+                continue;
+            }
+            if h.first().map(String::as_str) == Some("package") {
+                let cell = |i: usize| -> Vec<String> {
+                    cells.get(i).map_or(Vec::new(), |c| {
+                        backticked(c).into_iter().map(str::to_owned).collect()
+                    })
+                };
+                let (name, folder) = (cell(0), cell(1));
+                if name.len() != 1 || folder.len() != 1 {
+                    return Err(format!(
+                        "{}: a package is `name` | `folder` | `may depend on`... | `never`...",
+                        at()
+                    ));
+                }
+                layers.packages.push(Package {
+                    name: name[0].clone(),
+                    folder: folder[0].clone(),
+                    may: cell(2),
+                    never: cell(3),
+                });
                 continue;
             }
             let current = layers
@@ -380,7 +419,13 @@ fn without_reexports(code: &str) -> String {
 
 /// The paths of a `use` tree (`crate::a::{b, c::{d, e}}`): each leaf's whole path.
 fn use_tree_paths(tree: &str) -> Vec<Vec<String>> {
-    fn walk(tree: &str, prefix: &[String], out: &mut Vec<Vec<String>>) {
+    use_tree_leaves(tree).into_iter().map(|(p, _)| p).collect()
+}
+
+/// The leaves of a `use` tree: each one's whole path and the name it is known by (its last
+/// segment, or its alias: `kifudex_web as web`).
+fn use_tree_leaves(tree: &str) -> Vec<(Vec<String>, String)> {
+    fn walk(tree: &str, prefix: &[String], out: &mut Vec<(Vec<String>, String)>) {
         let tree = tree.trim();
         if tree.is_empty() {
             return;
@@ -410,14 +455,20 @@ fn use_tree_paths(tree: &str) -> Vec<Vec<String>> {
             }
             walk(&inner[last..], &p, out);
         } else {
-            let path = tree.split(" as ").next().unwrap_or(tree);
+            let mut parts = tree.split(" as ");
+            let path = parts.next().unwrap_or(tree);
             let mut p = prefix.to_vec();
             p.extend(
                 path.split("::")
                     .map(|s| s.trim().to_owned())
                     .filter(|s| !s.is_empty()),
             );
-            out.push(p);
+            let name = parts
+                .next()
+                .map(|a| a.trim().to_owned())
+                .or_else(|| p.last().cloned())
+                .unwrap_or_default();
+            out.push((p, name));
         }
     }
     let mut out = Vec::new();
@@ -508,30 +559,43 @@ struct Import {
     target: ModulePath,
 }
 
-/// The crate's modules (by path) and, for the root, the modules its `pub use` items come
-/// from.
+/// The crate's modules (by path); for the root, the modules its `pub use` items come from,
+/// and the names it imports from other crates (`use kifudex_records::sgf;` makes
+/// `crate::sgf` another crate's module, whose edge is the crates' table's, not a layer's).
 struct Crate<'a> {
     files: &'a [SourceFile],
     modules: BTreeSet<ModulePath>,
     reexports: BTreeMap<String, ModulePath>,
+    foreign: BTreeSet<String>,
 }
 
 impl<'a> Crate<'a> {
     fn new(files: &'a [SourceFile]) -> Crate<'a> {
         let modules: BTreeSet<ModulePath> = files.iter().map(|f| f.module.clone()).collect();
         let mut reexports = BTreeMap::new();
+        let mut foreign = BTreeSet::new();
         if let Some(root) = files.iter().find(|f| f.module.is_empty()) {
             let code = code_only(&root.text);
-            for part in code.split("pub use ").skip(1) {
+            for (k, part) in code.split("use ").enumerate().skip(1) {
+                let public = code
+                    .split("use ")
+                    .nth(k - 1)
+                    .is_some_and(|before| before.ends_with("pub "));
                 let tree = part.split(';').next().unwrap_or("");
-                for p in use_tree_paths(tree) {
-                    if let Some((name, from)) = p.split_last() {
+                for (p, name) in use_tree_leaves(tree) {
+                    let Some(first) = p.first() else { continue };
+                    let own = matches!(first.as_str(), "crate" | "self" | "super")
+                        || modules.contains(&vec![first.clone()]);
+                    if !own {
+                        foreign.insert(name);
+                    } else if public {
+                        let from = &p[..p.len() - 1];
                         let from = match from.first().map(String::as_str) {
                             Some("crate" | "self") => &from[1..],
                             _ => from,
                         };
                         let m = longest_module(&modules, from);
-                        reexports.insert(name.clone(), m);
+                        reexports.insert(name, m);
                     }
                 }
             }
@@ -540,6 +604,7 @@ impl<'a> Crate<'a> {
             files,
             modules,
             reexports,
+            foreign,
         }
     }
 
@@ -571,6 +636,9 @@ impl<'a> Crate<'a> {
         if base.is_empty() {
             if let Some(name) = rest.first() {
                 let mut m = vec![name.clone()];
+                if !self.modules.contains(&m) && self.foreign.contains(name) {
+                    return None;
+                }
                 if !self.modules.contains(&m) {
                     if let Some(from) = self.reexports.get(name) {
                         return Some(from.clone());
@@ -760,6 +828,99 @@ fn circles(graph: &BTreeMap<ModulePath, Vec<ModulePath>>) -> Vec<Vec<ModulePath>
     out
 }
 
+/// The names of the crates a manifest's `[dependencies]` names (not its dev- or build-
+/// dependencies): each key, or the `package` it renames.
+pub fn dependencies(manifest: &str) -> Vec<String> {
+    let mut inside = false;
+    let mut out = Vec::new();
+    for line in manifest.lines() {
+        let t = line.trim();
+        if t.starts_with('[') {
+            inside = t == "[dependencies]";
+            continue;
+        }
+        if !inside || t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let Some((key, value)) = t.split_once('=') else {
+            continue;
+        };
+        let renamed = value
+            .split_once("package")
+            .and_then(|(_, v)| v.split('"').nth(1));
+        let name = renamed.unwrap_or_else(|| key.split('.').next().unwrap_or("").trim());
+        out.push(name.trim().to_owned());
+    }
+    out
+}
+
+/// Checks the edges between the workspace's packages against the crates' table:
+/// `manifests` holds each package's `Cargo.toml` by its folder. A package depends only on
+/// the packages its row allows, and none of the crates its row forbids is among its
+/// dependencies or those of a package of the workspace it reaches.
+pub fn check_packages(packages: &[Package], manifests: &BTreeMap<String, String>) -> Vec<String> {
+    let mut problems = Vec::new();
+    let by_name: BTreeMap<&str, &Package> = packages.iter().map(|p| (p.name.as_str(), p)).collect();
+    let deps = |p: &Package| -> Vec<String> {
+        manifests
+            .get(&p.folder)
+            .map_or(Vec::new(), |m| dependencies(m))
+    };
+    for p in packages {
+        if !manifests.contains_key(&p.folder) {
+            problems.push(format!("{}/Cargo.toml: no such manifest", p.folder));
+            continue;
+        }
+        for d in deps(p) {
+            if by_name.contains_key(d.as_str()) && !p.may.contains(&d) {
+                problems.push(format!(
+                    "{}/Cargo.toml: `{}` depends on `{d}`, which the crates' table of \
+                     ARCHITECTURE.md does not allow",
+                    p.folder, p.name
+                ));
+            }
+        }
+        // Every crate reached through the workspace's packages, with the package that
+        // names it.
+        let mut reached: BTreeMap<String, String> = BTreeMap::new();
+        let mut queue = vec![p];
+        let mut seen = BTreeSet::from([p.name.clone()]);
+        while let Some(q) = queue.pop() {
+            for d in deps(q) {
+                reached.entry(d.clone()).or_insert_with(|| q.name.clone());
+                if let Some(next) = by_name.get(d.as_str()) {
+                    if seen.insert(d.clone()) {
+                        queue.push(next);
+                    }
+                }
+            }
+        }
+        for never in &p.never {
+            if let Some(through) = reached.get(never) {
+                problems.push(format!(
+                    "{}/Cargo.toml: `{}` depends on `{never}` (named by `{through}`), which \
+                     the crates' table of ARCHITECTURE.md forbids it",
+                    p.folder, p.name
+                ));
+            }
+        }
+    }
+    problems
+}
+
+/// The workspace's members, as the top `Cargo.toml` lists them (`members = [...]`).
+fn members(manifest: &str) -> Vec<String> {
+    let Some((_, rest)) = manifest.split_once("members") else {
+        return Vec::new();
+    };
+    let list = rest.split(']').next().unwrap_or("");
+    list.split('"')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_owned)
+        .collect()
+}
+
 /// Checks every crate `ARCHITECTURE.md` lists, under the repository `root`.
 pub fn check_repository(root: &Path) -> Result<Vec<String>, String> {
     let doc = std::fs::read_to_string(root.join("ARCHITECTURE.md"))
@@ -770,7 +931,32 @@ pub fn check_repository(root: &Path) -> Result<Vec<String>, String> {
         let files = read_crate(&root.join(&c.root)).map_err(|e| format!("{}: {e}", c.root))?;
         problems.extend(check(c, &files));
     }
+    let top =
+        std::fs::read_to_string(root.join("Cargo.toml")).map_err(|e| format!("Cargo.toml: {e}"))?;
+    for m in members(&top) {
+        if !layers.packages.iter().any(|p| p.folder == m) {
+            problems.push(format!(
+                "Cargo.toml: the workspace's member `{m}` is not in the crates' table of ARCHITECTURE.md"
+            ));
+        }
+    }
+    problems.extend(check_packages(
+        &layers.packages,
+        &read_manifests(root, &layers),
+    ));
     Ok(problems)
+}
+
+/// The manifest (`Cargo.toml`) of every package of the crates' table, by its folder.
+pub fn read_manifests(root: &Path, layers: &Layers) -> BTreeMap<String, String> {
+    layers
+        .packages
+        .iter()
+        .filter_map(|p| {
+            let text = std::fs::read_to_string(root.join(&p.folder).join("Cargo.toml")).ok()?;
+            Some((p.folder.clone(), text))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -831,6 +1017,47 @@ mod tests {
         assert_eq!(
             c.exceptions,
             vec![(module_path("low"), module_path("high"))]
+        );
+    }
+
+    #[test]
+    fn the_crates_table_and_the_manifests_are_read() {
+        let doc = DOC.replace(
+            "### `demo/src`",
+            "| package | folder | may depend on | never |\n|---|---|---|---|\n\
+             | `low` | `l` | | `tokio` |\n| `top` | `t` | `low` | `axum` |\n\n### `demo/src`",
+        );
+        let l = Layers::parse(&doc).unwrap();
+        assert_eq!(l.packages.len(), 2);
+        assert_eq!(l.packages[1].may, vec!["low".to_owned()]);
+        assert_eq!(l.packages[0].never, vec!["tokio".to_owned()]);
+        let deps = dependencies(
+            "[package]\nname = \"t\"\n[dependencies]\n# a comment\nlow = { path = \"../l\" }\n\
+             serde.workspace = true\nsyn2 = { package = \"syn\", version = \"2\" }\n\
+             [dev-dependencies]\ntokio = \"1\"\n",
+        );
+        assert_eq!(deps, vec!["low", "serde", "syn"]);
+        let manifests = |low: &str| {
+            BTreeMap::from([
+                ("l".to_owned(), format!("[dependencies]\n{low}")),
+                ("t".to_owned(), "[dependencies]\nlow = 1\n".to_owned()),
+            ])
+        };
+        assert!(check_packages(&l.packages, &manifests("")).is_empty());
+        // `low` pulls in what `top` must never depend on, and depends on `top`.
+        let problems = check_packages(&l.packages, &manifests("axum = 1\ntop = 1\n"));
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(
+            problems[0].contains("`low` depends on `top`"),
+            "{problems:?}"
+        );
+        assert!(
+            problems[1].contains("`top` depends on `axum` (named by `low`)"),
+            "{problems:?}"
+        );
+        assert_eq!(
+            members("[workspace]\nmembers = [\n    \"core\",\n    \"t\",\n]\nexclude = [\"f\"]"),
+            vec!["core", "t"]
         );
     }
 

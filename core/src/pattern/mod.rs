@@ -24,9 +24,9 @@ pub mod stored;
 
 pub use cells::{Area, Cell, Pattern, PatternError, Rect};
 pub use query::{PatternQuery, Variant};
+pub use search::hits::{scan_game, Candidates, Continuation, GameSource, Hit, SliceGame};
 pub use search::lines::BlockLines;
 pub use search::plan::{ScanPlan, Strategy};
-pub use search::scan::{scan_game, Candidates, Continuation, GameSource, Hit, SliceGame};
 pub use search::stats::{ClassCounts, ContinuationClass, ContinuationStats};
 pub use stored::header::PatternHeader;
 pub use stored::reader::PatternIndex;

@@ -134,7 +134,7 @@ pub fn predict(a: PredictArgs) -> Result<ExitCode> {
         }
     };
     let Some(index) = &a.index else {
-        let s = kifudex::hints::eval::StreamOptions {
+        let s = kifudex::tracking::eval::StreamOptions {
             test_every: a.test_every,
             book_max_moves: a.book_max_moves,
             book_min_count: a.book_min_count,
@@ -152,7 +152,7 @@ pub fn predict(a: PredictArgs) -> Result<ExitCode> {
                 .collect::<Result<_>>()?,
             times: a.times,
         };
-        let all = kifudex::hints::eval::evaluate_streams(&a.streams, &s, log)?;
+        let all = kifudex::tracking::eval::evaluate_streams(&a.streams, &s, log)?;
         for (k, e) in all.iter().enumerate() {
             let answer = kifudex::explore::analysis::streams(e);
             if a.json {

@@ -146,11 +146,7 @@ fn parse_month_to(s: &str) -> Result<u32, String> {
 
 /// `B` or `W` (either case).
 pub fn parse_side(s: &str) -> Result<Color, String> {
-    match s {
-        "B" | "b" => Ok(Color::Black),
-        "W" | "w" => Ok(Color::White),
-        _ => Err(format!("expected B or W, not {s:?}")),
-    }
+    kifudex::position::parse_side(s).ok_or_else(|| format!("expected B or W, not {s:?}"))
 }
 
 /// A `--sort` order.

@@ -198,7 +198,7 @@ fn scan_with_progress(explorer: &Explorer<'_>, req: &PatternRequest) {
     let terminal = std::io::stderr().is_terminal();
     let started = Instant::now();
     let mut bar: Option<indicatif::ProgressBar> = None;
-    let never = kifudex::explore::scan::Cancel::new();
+    let never = kifudex::explore::scan_cache::Cancel::new();
     let _ = explorer.pattern_scan(req, &never, |p| {
         if !terminal || p.scanned >= p.total {
             return;

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use kifudex::explore::scan::ScanOptions;
+use kifudex::explore::scan_cache::ScanOptions;
 use kifudex::explore::{self, Explorer};
 use kifudex::open_index_file;
 

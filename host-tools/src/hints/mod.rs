@@ -10,8 +10,9 @@ use embedded_io_adapters::std::FromStd;
 use kifudex_core::book::Book;
 use kifudex_core::hints::{End, LedFrame, Leds, ServeError, StandardHints};
 
-pub mod eval;
-pub mod stream;
+/// The harness that measures these hints on tracked games, now `kifudex::tracking`; kept
+/// under its former paths for code written against them.
+pub use crate::tracking::{eval, stream};
 
 /// Retries reads interrupted by a signal (`embedded-io` has no such retry).
 struct Uninterrupted<R>(R);

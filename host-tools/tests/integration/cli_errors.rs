@@ -487,7 +487,17 @@ fn help_texts_cite_only_the_projects_own_docs() {
     assert!(cited >= 3, "{cited}");
     // Error hints are in the code's string literals (not its comments): none cites a file
     // outside the repository (the shared folder or its reference folder).
-    for entry in walk(&root.join("host-tools/src")) {
+    let sources = [
+        "src",
+        "records/src",
+        "builder/src",
+        "explore/src",
+        "web/src",
+        "gtp/src",
+    ]
+    .iter()
+    .flat_map(|d| walk(&root.join("host-tools").join(d)));
+    for entry in sources {
         let code = std::fs::read_to_string(&entry).unwrap();
         for (n, line) in code.lines().enumerate() {
             let t = line.trim_start();

@@ -60,7 +60,7 @@ fn ranks_doc() -> String {
     out += "and `.ugf` formats) in many forms. kifudex reads them onto one scale, weakest first:\n";
     out +=
         "30 kyu to 1 kyu, 1 to 9 dan (amateur), 1 to 9 dan professional, written `30k` .. `1k`,\n";
-    out += "`1d` .. `9d`, `1p` .. `9p` (`host-tools/src/rank.rs`, `Rank::parse`).\n\n";
+    out += "`1d` .. `9d`, `1p` .. `9p` (`host-tools/records/src/rank.rs`, `Rank::parse`).\n\n";
     out += "## How a value is read\n\n";
     out += "- Marks of confidence at the end are dropped: `9d*`, `4k?`, `5d+`.\n";
     out += "- The first number (ASCII or full-width digits, or a Chinese/Japanese numeral: `九`,\n";

@@ -620,7 +620,7 @@ async fn check_final_pattern(c: &Client, rows: &str, origin: (u8, u8)) {
 /// answer.
 #[test]
 fn a_slow_pattern_search_shows_its_progress() {
-    use kifudex::explore::scan::ScanOptions;
+    use kifudex::explore::scan_cache::ScanOptions;
     let explorer = Explorer::open(keep(kifudex::sample::sample_index().unwrap()), "sample")
         .unwrap()
         .with_scan_options(ScanOptions {

@@ -19,11 +19,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use kifudex::explore::request::Page;
-use kifudex::explore::scan::ScanOptions;
+use kifudex::explore::scan_cache::ScanOptions;
 use kifudex::explore::{keep, Explorer};
 use kifudex::pattern::search;
 use kifudex::print::json::to_line;
-use kifudex::web::{request, Limits, RunningServer};
+use kifudex::web::{query_string, Limits, RunningServer};
 use serde_json::Value;
 
 /// The sample's index, built once.
@@ -173,14 +173,14 @@ fn quick_answers_go_on_while_scans_run_and_the_next_scan_is_refused() {
             let q = format!("moves={moves}");
             let r = get(addr, &format!("/api/search?{q}"));
             assert_eq!(r.status, 200, "{q}: {}", r.body);
-            let want = to_line(&e.search(&request::search(&q).unwrap()).unwrap());
+            let want = to_line(&e.search(&query_string::search(&q).unwrap()).unwrap());
             assert_eq!(r.body, want, "{q}");
             let g = format!("{q}&limit=5&offset={round}");
             let r = get(addr, &format!("/api/games?{g}"));
             assert_eq!(r.status, 200, "{g}: {}", r.body);
             assert_eq!(
                 r.body,
-                to_line(&e.games(&request::games(&g).unwrap()).unwrap())
+                to_line(&e.games(&query_string::games(&g).unwrap()).unwrap())
             );
             answered += 2;
         }
@@ -247,7 +247,7 @@ fn kept_scans_answer_as_new_ones_do() {
         let base = format!("pattern={rows}{extra}");
         for by_year in ["", "&by_year=1"] {
             let q = format!("{base}{by_year}");
-            let req = request::pattern(&q).unwrap();
+            let req = query_string::pattern(&q).unwrap();
             let want = to_line(&fresh.pattern(&req));
             // The one-pass search's counts, a second way.
             let whole = kifudex::explore::pattern::counts(&file.index, &file.pattern, &req);
@@ -265,7 +265,7 @@ fn kept_scans_answer_as_new_ones_do() {
         let kept = info(addr)["cached"].as_u64().unwrap();
         assert!(kept >= kept_before + 3, "{base}: {kept} {kept_before}");
         kept_before = kept;
-        let req = request::pattern(&base).unwrap();
+        let req = query_string::pattern(&base).unwrap();
         let (all, matching) =
             search::games_with_hits(&file.index, &file.pattern, &req, 0, usize::MAX);
         for (limit, offset) in [(100, 0), (3, 2), (7, 40), (5, 100_000)] {

@@ -15,10 +15,10 @@ use crate::pointset::PointSet;
 use crate::stored::StoredGame;
 
 use super::decide::{decide, Decision, FirstStoneSource, LaneDecisions, Next};
+use super::hits::{scan_game, Candidates, Continuation, GameSource, Hit, MoveRecord};
 use super::local::LocalScanner;
 use super::pairscan::{bits128, scan_pairs};
 use super::plan::{Pair, ScanPlan, Strategy, MAX_PAIRS};
-use super::scan::{scan_game, Candidates, Continuation, GameSource, Hit, MoveRecord};
 
 impl<'a> PatternIndex<'a> {
     /// The first position where a removal or a setup after the start (`late_setup`: the

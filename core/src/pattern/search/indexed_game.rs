@@ -10,7 +10,7 @@ use crate::pattern::stored::summary::RemovalRecord;
 use crate::point::{Point, Stone};
 use crate::stored::StoredGame;
 
-use super::scan::GameSource;
+use super::hits::GameSource;
 
 impl<'a> PatternIndex<'a> {
     /// Game `id` as the pattern scan reads it: its stored game and its removals.

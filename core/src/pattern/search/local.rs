@@ -20,11 +20,11 @@
 //!
 //! Among variants newly matching at one anchor, those of one shape share the region:
 //! the first in preference order (smallest transform, as-is before colour-exchanged) is
-//! the hit's match, as [`super::scan`] decides.
+//! the hit's match, as [`super::hits`] decides.
 
 use crate::point::{Point, MAX_POINTS};
 
-use super::scan::{emit_hit, moves_buffered, GameSource, Hit, MoveRecord};
+use super::hits::{emit_hit, moves_buffered, GameSource, Hit, MoveRecord};
 use crate::pattern::query::{PatternQuery, Variant, MAX_VARIANTS};
 
 /// Side of the padded board of anchors: the board and a border of one point.

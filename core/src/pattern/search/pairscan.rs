@@ -7,8 +7,8 @@
 //! nothing the scan looks at; on a trigger point it checks just the pairs it can
 //! complete; on a rejecting point that no later removal or setup empties, it drops the
 //! pairs it rules out for good, and the scan stops once none is left. Moves with removals
-//! or setup are compared point by point, as [`super::scan`] does. The hits are the same
-//! as [`super::scan::scan_game`]'s for the same placements (the tests compare them
+//! or setup are compared point by point, as [`super::hits`] does. The hits are the same
+//! as [`super::hits::scan_game`]'s for the same placements (the tests compare them
 //! on every plan).
 
 use crate::point::{Point, Stone};
@@ -16,12 +16,12 @@ use crate::pointset::PointSet;
 
 use crate::pattern::query::{Change, Variant};
 
-use super::pair_tables::{PairTables, CODES};
-use super::plan::ScanPlan;
-use super::scan::{
+use super::hits::{
     emit_hit, move_stone, moves_buffered, set_stone, start_position, stone_at, stuck, GameSource,
     Hit, LastChange, MoveRecord, Records, POINT_OF_CODE,
 };
+use super::pair_tables::{PairTables, CODES};
+use super::plan::ScanPlan;
 
 /// The bits of `set`, lowest first.
 #[inline]

@@ -16,9 +16,9 @@ use crate::point::{Point, Stone};
 
 use super::corner_key::CornerKey;
 use super::decide::{QueryCells, VariantCells};
+use super::hits::Candidates;
 use super::local::{self, LocalTable};
 use super::pair_tables::PairTables;
-use super::scan::Candidates;
 use crate::pattern::cells::Rect;
 use crate::pattern::query::PatternQuery;
 

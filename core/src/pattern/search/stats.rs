@@ -4,7 +4,7 @@
 
 use crate::point::{Color, Point, MAX_POINTS};
 
-use super::scan::Continuation;
+use super::hits::Continuation;
 use crate::pattern::query::PatternQuery;
 
 /// The counts of one continuation class.
