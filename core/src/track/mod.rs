@@ -31,6 +31,13 @@
 //! - a settled last move whose stone goes while one stone of its colour shows elsewhere,
 //!   nothing else changed, is moved there, provisional again (a phantom that stood
 //!   [`STABLE`] snapshots, then the real move);
+//! - provisional stones missing below a later move whose stone stands are not phantoms
+//!   when two or more recorded stones are missing within a hand's area (3x3 points), or,
+//!   without times, when two or more later moves stand above the missing one: they are
+//!   [`Condition::Restore`], and the record keeps its order;
+//! - a captured stone of the side to move still on the board (another of the capture's
+//!   stones lifted) whose move captures the recorded stones now missing is that side's
+//!   retake, played between two readings: the capturing stone was taken;
 //! - the stones a move captured count as captured stones (to be lifted, never a new move)
 //!   until the next move, or until every one of them has read empty on [`STABLE`]
 //!   snapshots in a row (a captured stone that flickers back is still a captured stone).
@@ -64,6 +71,18 @@ pub const SETTLE_MS: u32 = 300;
 
 /// The most moves provisional at once: an older one is settled when another is recorded.
 const MAX_PROVISIONAL: usize = 8;
+
+/// Recorded stones missing at once below a standing later move that are a hand over the
+/// board, not phantoms, when they lie within [`HAND_SPAN`] (see
+/// [`Tracker::hidden_below_standing`]).
+const HIDDEN_MIN: usize = 2;
+
+/// How far apart (across and down) the stones a hand hides may lie: a 3x3 area.
+const HAND_SPAN: u8 = 2;
+
+/// Later moves standing above one missing provisional stone that make it a stone lifted or
+/// hidden, not a phantom (without `t=`).
+const STANDING_MIN: usize = 2;
 
 /// The most new stones tried as the move that captured a provisional move's stone.
 const MAX_TRIED: usize = 4;
@@ -553,6 +572,13 @@ impl Tracker {
                 (keep, board, from_undone) = (n, b, true);
             }
         }
+        if !from_undone {
+            if let Some(top) = self.hidden_below_standing(keep, seen) {
+                // A hand over stones below a later move that stands: they stay, to restore.
+                keep = top;
+                let _ = self.record.replay_to(&mut board, keep, |_, _| {});
+            }
+        }
         if keep == len && !from_undone {
             return;
         }
@@ -588,6 +614,37 @@ impl Tracker {
             *c = *c - occupied;
         }
         self.generation = self.generation.wrapping_add(1);
+    }
+
+    /// Whether the provisional moves from `from` missing from the snapshot are hidden (a
+    /// hand over them, stones lifted and put back) rather than phantoms: a later move's
+    /// stone stands above the first of them, and either [`HIDDEN_MIN`] or more recorded
+    /// stones are missing, all within a hand's area ([`HAND_SPAN`]; two phantoms at once
+    /// lie anywhere), or, without `t=`, [`STANDING_MIN`] or more later moves stand above
+    /// it (no phantom has two moves played on top of it before it goes). Then the record
+    /// is kept up to that standing move (the length returned): the missing stones are to
+    /// restore ([`Condition::Restore`]), nothing is taken back and re-recorded out of
+    /// order.
+    fn hidden_below_standing(&self, from: usize, seen: &[PointSet; 2]) -> Option<usize> {
+        let stands = |i: usize| {
+            self.record.get(i).is_some_and(|(c, mv)| {
+                matches!(mv, Move::Play(p)
+                    if seen[c.index()].contains(p) && self.board.stones(c).contains(p))
+            })
+        };
+        let missing = |i: usize| {
+            self.record
+                .get(i)
+                .is_some_and(|m| is_missing(&self.board, m, seen))
+        };
+        let len = self.record.len();
+        let first = (from..len).find(|&i| missing(i))?;
+        let top = (first..len).rev().find(|&i| stands(i))?;
+        let hidden = self.difference(seen).0;
+        let standing = (first..=top).filter(|&i| stands(i)).count();
+        let hand = hidden.len() >= HIDDEN_MIN && within_hand(hidden, HAND_SPAN);
+        let stacked = standing >= STANDING_MIN && self.now.is_none();
+        (hand || stacked).then_some(top + 1)
     }
 
     /// Forgets the captured stones once all of them have read empty [`STABLE`] times in a
@@ -695,7 +752,7 @@ impl Tracker {
                 // the capture is the last move's (a stone left over from an earlier capture
                 // while play went on is a fix ignored, not a retake).
                 let answered = theirs.len() == 1 && !self.carried;
-                if let Some(p) = self.thrown_in(left & seen[to_move.index()], answered) {
+                if let Some(p) = self.thrown_in(left & seen[to_move.index()], answered, missing) {
                     pick = Some(p);
                     left.remove(p);
                     thrown = true;
@@ -759,13 +816,24 @@ impl Tracker {
     /// The one stone of `back` (captured stones of the side to move back on the board)
     /// that may be a move: its point read empty since the capture (lifted, then a stone put
     /// there), or the capture was seen with it as the only one of its stones still there
-    /// (captured, lifted and a stone put back within one reading), or it is the only one
-    /// and the other side has `answered` it (one new stone of its colour); and the move is
-    /// legal.
-    fn thrown_in(&self, back: PointSet, answered: bool) -> Option<Point> {
+    /// (captured, lifted and a stone put back within one reading), or, with recorded
+    /// stones `missing` and another captured stone lifted, it is the one whose move
+    /// captures every missing stone (a retake that took the capturing stones), or it is the
+    /// only one and the other side has `answered` it (one new stone of its colour); and the
+    /// move is legal.
+    fn thrown_in(&self, back: PointSet, answered: bool, missing: PointSet) -> Option<Point> {
         let mut emptied = back & self.emptied;
         if let Some(p) = self.left_at_capture.filter(|&p| back.contains(p)) {
             emptied.insert(p);
+        }
+        if emptied.is_empty() && !missing.is_empty() && !self.emptied.is_empty() {
+            // Recorded stones are missing and one captured stone of the side to move still
+            // on the board, played there, captures them all: a retake between two readings
+            // that took the capturing stones.
+            emptied = back
+                .iter()
+                .filter(|&p| self.captures_all(p, missing))
+                .collect();
         }
         if answered && emptied.is_empty() {
             // The other side has answered: the one captured stone of the side to move
@@ -777,6 +845,14 @@ impl Tracker {
             (1, Some(p)) if self.board.is_legal(self.to_move(), Move::Play(p)) => Some(p),
             _ => None,
         }
+    }
+
+    /// Whether a move of the side to move at `p` captures every stone of `missing`.
+    fn captures_all(&self, p: Point, missing: PointSet) -> bool {
+        let mut after = self.board.clone();
+        after
+            .play(self.to_move(), Move::Play(p))
+            .is_ok_and(|caps| missing.is_subset(&caps.points))
     }
 
     /// Whether every recorded stone of `points` is a final move's or a setup stone (none
@@ -972,6 +1048,17 @@ impl Tracker {
     }
 }
 
+/// Whether every point of `points` lies within `span` points of each other, across and
+/// down (a hand's width).
+fn within_hand(points: PointSet, span: u8) -> bool {
+    let (mut x0, mut x1, mut y0, mut y1) = (u8::MAX, 0, u8::MAX, 0);
+    for p in points.iter() {
+        (x0, x1) = (x0.min(p.x), x1.max(p.x));
+        (y0, y1) = (y0.min(p.y), y1.max(p.y));
+    }
+    x1.saturating_sub(x0) <= span && y1.saturating_sub(y0) <= span
+}
+
 /// A fix verdict.
 fn fix(condition: Condition, points: PointSet) -> Seen {
     Seen::Fix(Fix { condition, points })
@@ -1029,7 +1116,9 @@ fn longest_explained(
 /// Whether a new stone of `to_move` on the snapshot `seen`, played on `board`, captures
 /// every stone of `gone` (recorded stones missing from the snapshot): the next move took
 /// them. The stones the record's last move captured (`last_captures`) are not new stones
-/// (they may still be on the board); a few new stones are tried (one may be a phantom).
+/// (they may still be on the board), unless another of them was lifted: then one still
+/// there may be the retake that took the capturing stone; a few new stones are tried (one
+/// may be a phantom).
 fn captured_by_next(
     board: &Board<StonesOnly>,
     to_move: Color,
@@ -1041,7 +1130,13 @@ fn captured_by_next(
         return true;
     }
     let occupied = *board.stones(Color::Black) | *board.stones(Color::White);
-    let new = seen[to_move.index()] - occupied - last_captures;
+    let mut new = seen[to_move.index()] - occupied - last_captures;
+    let lifted = !(last_captures - (seen[0] | seen[1])).is_empty();
+    if lifted {
+        // A captured stone still on the board, where another of the capture's stones was
+        // lifted, may be the retake that took them.
+        new |= seen[to_move.index()] & last_captures;
+    }
     new.len() <= MAX_TRIED
         && new.iter().any(|p| {
             let mut after = board.clone();

@@ -18,7 +18,7 @@ use std::cmp::Ordering;
 use std::process::Command;
 
 use kifudex::explore::Explorer;
-use kifudex::web::request;
+use kifudex::web::query_string as request;
 
 /// Games generated.
 const GAMES: usize = 112;

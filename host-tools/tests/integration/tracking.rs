@@ -295,9 +295,9 @@ fn sgfmill_batch(originals: &[&PathBuf], records: &[&str]) -> Option<(Vec<String
 }
 
 /// The most records of [`streams_of_both_cadences_record_real_games`] not their game's, as
-/// last measured (with the retake answered by the other side's stone): periodic (with t=,
-/// without), change-only (with t=, without).
-const WRONG_AT_MOST: [(usize, usize); 2] = [(35, 30), (5, 31)];
+/// last measured (with the hand below a standing move and the retake that takes the
+/// capturing stone): periodic (with t=, without), change-only (with t=, without).
+const WRONG_AT_MOST: [(usize, usize); 2] = [(23, 14), (3, 6)];
 
 /// Every record of both cadences equals its game (the project's SGF reader: size, setup,
 /// handicap, moves and passes), and sgfmill reads the same main line from the record as
