@@ -174,6 +174,7 @@ def build(
     predictor_sample: Optional[int] = None,
     max_record_bytes: Union[int, str, None] = None,
     max_archive_members: Optional[int] = None,
+    max_decoder_memory: Union[int, str, None] = None,
     max_tree_nodes: Optional[int] = None,
     max_tree_depth: Optional[int] = None,
     max_value_bytes: Union[int, str, None] = None,

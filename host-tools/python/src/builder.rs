@@ -56,6 +56,7 @@ fn options(k: &mut Kwargs<'_>) -> PyResult<BuildOptions> {
             archive_members: k
                 .number("max_archive_members")?
                 .unwrap_or(Limits::DEFAULT.archive_members),
+            decoder_bytes: size(k, "max_decoder_memory", Limits::DEFAULT.decoder_bytes)?,
             sgf: sgf::Limits {
                 nodes: k
                     .number("max_tree_nodes")?
@@ -99,7 +100,7 @@ fn report_dict<'py>(py: Python<'py>, r: &BuildReport) -> PyResult<Bound<'py, PyD
 /// archives, folders), as `kifudex build PATH... -o OUT` does: options as its flags
 /// (`max_moves`, `memory` (`"512M"` or bytes), `threads`, `keep_duplicates`, `profile`,
 /// `min_count`, `max_next`, `predictor`, `predictor_patterns`, `predictor_sample`,
-/// `max_record_bytes`, `max_archive_members`, `max_tree_nodes`, `max_tree_depth`,
+/// `max_record_bytes`, `max_archive_members`, `max_decoder_memory`, `max_tree_nodes`, `max_tree_depth`,
 /// `max_value_bytes`, `max_game_events`, `verbose`, `report` (a JSON file)). Returns what
 /// it did as a dict (`summary`, `games_indexed`, `problems`...); a failed build raises
 /// `kifudex.Error` with the CLI's message.
