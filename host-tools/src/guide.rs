@@ -2,7 +2,7 @@
 //! records, in one example that runs as a test (`cargo test --doc -p kifudex`).
 //!
 //! The command line, the shell, the web server and the Python package are thin front ends
-//! over these calls: [`build::build`](crate::build::build) writes an index as `kifudex
+//! over these calls: [`build::build`](crate::indexing::build) writes an index as `kifudex
 //! build` does; [`explore::load`](crate::explore::load) maps it and
 //! [`Explorer::open`](crate::explore::Explorer::open) opens it (time independent of its
 //! size); every question is one [`Explorer`](crate::explore::Explorer) method taking a
@@ -12,7 +12,7 @@
 //! [`print::text`](crate::print::text) for people; [`sgf`](crate::sgf) reads records.
 //!
 //! ```
-//! use kifudex::build::{self, BuildOptions};
+//! use kifudex::indexing::{self, BuildOptions};
 //! use kifudex::explore::request::{
 //!     At, GameFilter, GamesRequest, Page, PatternRequest, Position, SearchRequest, Sort,
 //! };

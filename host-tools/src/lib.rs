@@ -9,9 +9,9 @@ pub mod hints;
 pub mod shell;
 
 // The library crates below, under the module names this crate has always had, so that
-// `kifudex::explore::Explorer`, `kifudex::build::build` and the rest keep their paths.
+// `kifudex::explore::Explorer`, `kifudex::indexing::build` and the rest keep their paths.
 pub use kifudex_builder::{
-    build, invalid_index, mapped, open_index_file, predict, sample, shapes, tracking, IndexBytes,
+    indexing, invalid_index, mapped, open_index_file, predict, sample, shapes, tracking, IndexBytes,
 };
 pub use kifudex_explore::{explore, games, info, pattern, print};
 pub use kifudex_gtp as gtp;

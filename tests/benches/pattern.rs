@@ -13,7 +13,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use kifudex::build::{build, BuildOptions};
+use kifudex::indexing::{build, BuildOptions};
 use kifudex::pattern::{search, PatternData, PatternRequest};
 use kifudex_core::index_file::IndexFile;
 

@@ -9,7 +9,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use kifudex::build::{build, BuildOptions};
+use kifudex::indexing::{build, BuildOptions};
 use kifudex::rank::{GameRanks, Rank, RankRange};
 use kifudex_core::index::Index;
 

@@ -11,7 +11,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use kifudex::build::{build, BuildOptions};
+use kifudex::indexing::{build, BuildOptions};
 use kifudex_core::index::Index;
 use kifudex_core::notation::Sgf;
 use kifudex_core::query::position_after;

@@ -86,10 +86,10 @@ fn main() {
         None => {
             let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/fox_pro");
             let (sources, skipped) = kifudex::input::collect_sources(&[corpus]);
-            let (bytes, _) = kifudex::build::build_in_memory(
+            let (bytes, _) = kifudex::indexing::build_in_memory(
                 sources,
                 &skipped,
-                &kifudex::build::BuildOptions::default(),
+                &kifudex::indexing::BuildOptions::default(),
             )
             .expect("build the fox_pro index");
             bytes

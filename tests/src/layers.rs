@@ -11,7 +11,7 @@
 //! | 2 | `board` | ... |
 //! ```
 //!
-//! A module path in a table (`build::replay`) stands for that module and every module
+//! A module path in a table (`indexing::replay`) stands for that module and every module
 //! inside it (a file's node is the longest path listed that contains it); `crate` stands for
 //! the crate root (`lib.rs`). A table with the header `| crate | module | imports | why |`
 //! lists the known exceptions: imports that break a rule today, each to be removed (the
@@ -195,7 +195,7 @@ impl Layers {
 /// One source file of a crate: its module path and text.
 #[derive(Clone, Debug)]
 pub struct SourceFile {
-    /// Its module (`src/build/replay.rs`: `build::replay`; `src/build/mod.rs`: `build`).
+    /// Its module (`src/indexing/replay.rs`: `indexing::replay`; `src/indexing/mod.rs`: `indexing`).
     pub module: ModulePath,
     /// Where it is (for messages).
     pub path: PathBuf,

@@ -8,7 +8,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod build;
+pub mod indexing;
 pub mod mapped;
 pub mod predict;
 pub mod sample;

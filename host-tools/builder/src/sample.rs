@@ -4,7 +4,7 @@
 
 use anyhow::{bail, Result};
 
-use crate::build::{self, BuildOptions};
+use crate::indexing::{self, BuildOptions};
 use crate::input;
 
 /// The archive's name (also the file name shown for its games).
@@ -26,7 +26,7 @@ pub fn sample_sources() -> Result<Vec<input::Source>> {
 
 /// Builds the desktop index of the bundled sample in memory.
 pub fn sample_index() -> Result<Vec<u8>> {
-    let (bytes, _) = build::build_in_memory(sample_sources()?, &[], &BuildOptions::default())?;
+    let (bytes, _) = indexing::build_in_memory(sample_sources()?, &[], &BuildOptions::default())?;
     Ok(bytes)
 }
 

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use kifudex::build::{BuildOptions, BuildReport, Profile};
+use kifudex::indexing::{BuildOptions, BuildReport, Profile};
 use kifudex::input::Limits;
 use kifudex::predict::TrainOptions;
 use kifudex::sgf;
@@ -34,7 +34,7 @@ fn options(k: &mut Kwargs<'_>) -> PyResult<BuildOptions> {
         return Err(error("--predictor needs --profile mcu"));
     }
     let size = |k: &mut Kwargs<'_>, name: &str, default: u64| -> PyResult<u64> {
-        Ok(k.parsed(name, kifudex::build::memory_size)?
+        Ok(k.parsed(name, kifudex::indexing::memory_size)?
             .unwrap_or(default))
     };
     Ok(BuildOptions {
@@ -50,7 +50,7 @@ fn options(k: &mut Kwargs<'_>) -> PyResult<BuildOptions> {
         }),
         list_recovered: k.flag("verbose")?,
         keep_duplicates: k.flag("keep_duplicates")?,
-        memory: size(k, "memory", kifudex::build::DEFAULT_MEMORY)?,
+        memory: size(k, "memory", kifudex::indexing::DEFAULT_MEMORY)?,
         limits: Limits {
             record_bytes: size(k, "max_record_bytes", Limits::DEFAULT.record_bytes)?,
             archive_members: k
@@ -88,7 +88,7 @@ fn report_dict<'py>(py: Python<'py>, r: &BuildReport) -> PyResult<Bound<'py, PyD
     d.set_item("positions", r.positions)?;
     d.set_item("bytes", r.bytes)?;
     d.set_item("spilled_bytes", r.spilled_bytes)?;
-    let problems = kifudex::build::problems::to_json(&r.problems).to_string();
+    let problems = kifudex::indexing::problems::to_json(&r.problems).to_string();
     d.set_item(
         "problems",
         py.import("json")?.call_method1("loads", (problems,))?,
@@ -123,7 +123,7 @@ pub fn build<'py>(
     k.finish()?;
     let (built, report) = py.allow_threads(|| {
         let mut report = BuildReport::default();
-        let mut run = || kifudex::build::build_reporting(&paths, &out, &opts, &mut report);
+        let mut run = || kifudex::indexing::build_reporting(&paths, &out, &opts, &mut report);
         let built = match pool {
             Some(p) => p.install(run),
             None => run(),
@@ -131,8 +131,8 @@ pub fn build<'py>(
         (built, report)
     });
     if let Some(file) = report_file {
-        let json = kifudex::build::problems::to_json(&report.problems).to_string();
-        kifudex::build::write_atomically(&file, json.as_bytes())
+        let json = kifudex::indexing::problems::to_json(&report.problems).to_string();
+        kifudex::indexing::write_atomically(&file, json.as_bytes())
             .map_err(|e| error(format!("{e:#}")))?;
     }
     built.map_err(|e| error(format!("{e:#}")))?;

@@ -1,5 +1,5 @@
 //! The builder's commands: `build`, `add`, `merge`, and `info` and `verify`, which describe
-//! and check a file's bytes. They call the builder (`kifudex::build`) and `kifudex::info`,
+//! and check a file's bytes. They call the builder (`kifudex::indexing`) and `kifudex::info`,
 //! not the explorer.
 
 use std::path::PathBuf;
@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use kifudex::build::{self, BuildOptions, Profile};
+use kifudex::indexing::{self, BuildOptions, Profile};
 use kifudex::input::Limits;
 use kifudex::predict::TrainOptions;
 use kifudex::sgf;
@@ -54,11 +54,11 @@ pub struct BuildArgs {
     /// Index: the memory the build may use (e.g. 512M, 4G, 1.5GiB; binary multiples).
     /// Occurrences beyond it go to temporary files next to the output and are sorted in
     /// slices; the index is the same whatever the budget (docs/FORMAT.md).
-    #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = build::memory_size)]
+    #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = indexing::memory_size)]
     memory: u64,
     /// The most bytes one record (a file or an archive member) may hold; a larger one
     /// fails the build, and is never read whole (e.g. 64M, 1G).
-    #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = build::memory_size)]
+    #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = indexing::memory_size)]
     max_record_bytes: u64,
     /// The most members (records or not) one archive may hold; more fail the build.
     #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT.archive_members)]
@@ -66,7 +66,7 @@ pub struct BuildArgs {
     /// The most memory an archive's decompressor may ask for (the dictionary a `.xz` block
     /// or a `.7z` coder declares; e.g. 128M, 2G); an archive that declares more fails the
     /// build before any of it is taken.
-    #[arg(long, value_name = "SIZE", default_value = "128M", value_parser = build::memory_size)]
+    #[arg(long, value_name = "SIZE", default_value = "128M", value_parser = indexing::memory_size)]
     max_decoder_memory: u64,
     /// The most nodes of a game's main line (lines of a .gib, .ngf or .ugf record).
     #[arg(long, value_name = "N", default_value_t = sgf::Limits::DEFAULT.nodes)]
@@ -75,7 +75,7 @@ pub struct BuildArgs {
     #[arg(long, value_name = "N", default_value_t = sgf::Limits::DEFAULT.depth)]
     max_tree_depth: u64,
     /// The most bytes of one property value (e.g. 16M).
-    #[arg(long, value_name = "SIZE", default_value = "16M", value_parser = build::memory_size)]
+    #[arg(long, value_name = "SIZE", default_value = "16M", value_parser = indexing::memory_size)]
     max_value_bytes: u64,
     /// The most moves and setup stones of a game's main line.
     #[arg(long, value_name = "N", default_value_t = sgf::Limits::DEFAULT.events)]
@@ -207,11 +207,11 @@ pub fn build(a: BuildArgs) -> Result<ExitCode> {
     if a.predictor && opts.profile != Profile::Mcu {
         anyhow::bail!("--predictor needs --profile mcu");
     }
-    let mut report = build::BuildReport::default();
-    let built = build::build_reporting(&a.paths, &a.output, &opts, &mut report);
+    let mut report = indexing::BuildReport::default();
+    let built = indexing::build_reporting(&a.paths, &a.output, &opts, &mut report);
     if let Some(file) = &a.report {
-        let json = build::problems::to_json(&report.problems).to_string();
-        build::write_atomically(file, json.as_bytes())?;
+        let json = indexing::problems::to_json(&report.problems).to_string();
+        indexing::write_atomically(file, json.as_bytes())?;
     }
     if a.verbose {
         eprint!("{}", report.problems_text());
@@ -244,7 +244,7 @@ pub fn merge(a: MergeArgs) -> Result<ExitCode> {
         keep_duplicates,
         quiet,
     } = a;
-    let report = build::merge(&indexes, &output, keep_duplicates)?;
+    let report = indexing::merge(&indexes, &output, keep_duplicates)?;
     if !quiet {
         eprintln!("{}", report.summary());
     }
@@ -262,9 +262,9 @@ pub fn add(a: AddArgs) -> Result<ExitCode> {
         quiet,
     } = a;
     let report = if rebuild {
-        build::add_by_rebuild(&index, &paths, keep_duplicates)?
+        indexing::add_by_rebuild(&index, &paths, keep_duplicates)?
     } else {
-        build::add(&index, &paths, keep_duplicates)?
+        indexing::add(&index, &paths, keep_duplicates)?
     };
     if !quiet {
         eprintln!("{}", report.summary());

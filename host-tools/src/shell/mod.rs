@@ -19,8 +19,8 @@ pub mod state;
 
 use std::path::PathBuf;
 
-use crate::build::BuildReport;
 use crate::explore::Explorer;
+use crate::indexing::BuildReport;
 use crate::input::Source;
 use command::NOT_UTF8;
 
@@ -28,7 +28,7 @@ pub use state::{Outcome, Shell, ShellState};
 
 /// Where the shell's index comes from, and where `import` adds games.
 pub enum IndexSource {
-    /// An index file: `import` adds to it as `kifudex add` does ([`crate::build::add`]: the
+    /// An index file: `import` adds to it as `kifudex add` does ([`crate::indexing::add`]: the
     /// file rewritten atomically, the index one build of its inputs and the new ones gives).
     File(PathBuf),
     /// An index built in memory from these sources (the bundled sample): `import` builds it
@@ -41,17 +41,17 @@ impl IndexSource {
     fn import(&mut self, paths: &[PathBuf]) -> anyhow::Result<(crate::IndexBytes, BuildReport)> {
         match self {
             IndexSource::File(path) => {
-                let report = crate::build::add(path, paths, false)?;
+                let report = crate::indexing::add(path, paths, false)?;
                 Ok((crate::open_index_file(path)?, report))
             }
             IndexSource::Memory(sources) => {
                 let (new, skipped) = crate::input::collect_sources(paths);
                 let mut all = sources.clone();
                 all.extend(new);
-                let (bytes, report) = crate::build::build_in_memory(
+                let (bytes, report) = crate::indexing::build_in_memory(
                     all.clone(),
                     &skipped,
-                    &crate::build::BuildOptions::default(),
+                    &crate::indexing::BuildOptions::default(),
                 )?;
                 *sources = all;
                 Ok((bytes.into(), report))
@@ -243,9 +243,12 @@ mod tests {
             bytes: s.as_bytes().to_vec(),
         })
         .collect();
-        let (bytes, _) =
-            crate::build::build_in_memory(sources, &[], &crate::build::BuildOptions::default())
-                .unwrap();
+        let (bytes, _) = crate::indexing::build_in_memory(
+            sources,
+            &[],
+            &crate::indexing::BuildOptions::default(),
+        )
+        .unwrap();
         let explorer = Explorer::open(&bytes, "the sample").unwrap();
         let mut shell = Shell::new(&explorer);
         let out = text(&mut shell, "play pd a");

@@ -8,10 +8,10 @@ use std::path::PathBuf;
 use kifudex_core::Color;
 
 use super::command::{FilterChange, HELP};
-use crate::build::BuildReport;
 use crate::explore::answer::SearchAnswer;
 use crate::explore::request::Rank;
 use crate::games::GameFilter;
+use crate::indexing::BuildReport;
 use crate::position::color_name;
 
 /// Keeps a message to one line.

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use kifudex::build::{add, build, BuildOptions, BuildReport};
+use kifudex::indexing::{add, build, BuildOptions, BuildReport};
 use kifudex_core::board::Board;
 use kifudex_core::format::{Container, Kind, Section};
 use kifudex_core::index::{Index, IndexHeader};
@@ -175,7 +175,7 @@ fn duplicates_of_old_games_and_among_the_new() {
     let dir = tempfile::tempdir().unwrap();
     let index = dir.path().join("old.kdx");
     build_to(&[corpus("fox_pro")], &index, false);
-    let r = kifudex::build::add_by_rebuild(&index, &new, false).unwrap();
+    let r = kifudex::indexing::add_by_rebuild(&index, &new, false).unwrap();
     assert_same(&std::fs::read(&index).unwrap(), &a.added, "full rebuild");
     assert!(r.duplicates > 7000, "{}", r.duplicates);
     assert_eq!(a.report.duplicates, r.duplicates);

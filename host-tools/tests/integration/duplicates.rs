@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use kifudex::build::{build, build_in_memory, BuildOptions, BuildReport};
+use kifudex::indexing::{build, build_in_memory, BuildOptions, BuildReport};
 use kifudex::input::Source;
 use kifudex_core::index::Index;
 

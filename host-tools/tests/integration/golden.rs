@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use kifudex::build::{build, BuildOptions, Profile};
+use kifudex::indexing::{build, BuildOptions, Profile};
 
 /// Relative to this package's directory (the working directory of its tests), so that the
 /// file paths stored in the index do not depend on where the repository is checked out.

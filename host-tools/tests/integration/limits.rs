@@ -9,7 +9,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use kifudex::build::{self, BuildOptions};
+use kifudex::indexing::{self, BuildOptions};
 use kifudex::input::Limits;
 use kifudex::sgf;
 
@@ -139,7 +139,7 @@ fn build_within(input: &Path, limits: Limits) -> Result<usize, String> {
         limits,
         ..BuildOptions::default()
     };
-    let r = build::build(&[input.to_path_buf()], &dir.join("x.kdx"), &opts);
+    let r = indexing::build(&[input.to_path_buf()], &dir.join("x.kdx"), &opts);
     std::fs::remove_dir_all(&dir).unwrap();
     r.map(|report| report.games_indexed)
         .map_err(|e| format!("{e:#}"))

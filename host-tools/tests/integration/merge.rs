@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use kifudex::build::{add, build, merge, BuildOptions};
+use kifudex::indexing::{add, build, merge, BuildOptions};
 
 fn corpus(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

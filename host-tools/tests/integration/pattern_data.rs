@@ -9,8 +9,8 @@
 
 use std::path::{Path, PathBuf};
 
-use kifudex::build::{build_in_memory, BuildOptions};
 use kifudex::explore::pattern::counts;
+use kifudex::indexing::{build_in_memory, BuildOptions};
 use kifudex::input::collect_sources;
 use kifudex::pattern::{PatternData, PatternRequest};
 use kifudex_core::format::{align8, Container, Kind};

@@ -11,7 +11,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use kifudex::build::{self, BuildOptions};
+use kifudex::indexing::{self, BuildOptions};
 use kifudex::input::{collect_sources, SkipReason, Source};
 use kifudex::sgf::{parse_file, parse_record, ErrorKind, Event, GameRecord, Margin, WarningKind};
 use kifudex_core::{Color, Move, Point, Stone};
@@ -452,7 +452,7 @@ fn sample_members() -> Vec<(String, Vec<u8>)> {
 fn index_of(paths: &[PathBuf]) -> Vec<u8> {
     let dir = temp("index");
     let out = dir.join("x.kdx");
-    build::build(paths, &out, &BuildOptions::default()).unwrap();
+    indexing::build(paths, &out, &BuildOptions::default()).unwrap();
     let bytes = std::fs::read(&out).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     bytes
@@ -500,7 +500,7 @@ fn archives_give_the_index_of_their_games_as_plain_files() {
             })
             .collect();
         let (expected, report) =
-            build::build_in_memory(plain_sources, &[], &BuildOptions::default()).unwrap();
+            indexing::build_in_memory(plain_sources, &[], &BuildOptions::default()).unwrap();
         assert_eq!(report.games_read, 60, "{name}");
         let got = index_of(std::slice::from_ref(&archive));
         assert!(got == expected, "{name}: the index differs");

@@ -3,7 +3,7 @@
 //! 2^24, 2^32 and the widest fields, are the core's codec loopback tests:
 //! `core/src/index/records/tests.rs`.)
 
-use kifudex::build::{build_in_memory, BuildOptions};
+use kifudex::indexing::{build_in_memory, BuildOptions};
 use kifudex::input::Source;
 use kifudex_core::index::Index;
 use kifudex_core::index_file::IndexFile;

@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use kifudex::build::{build, BuildOptions};
+use kifudex::indexing::{build, BuildOptions};
 use kifudex::sgf::parse_file;
 use kifudex::shapes::{collect, shape::rows, ShapeOptions};
 use kifudex_core::event::Event;

@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
 use std::time::Instant;
 
-use kifudex::build::{build, BuildOptions};
+use kifudex::indexing::{build, BuildOptions};
 use kifudex::input::collect_sources;
 use kifudex::sgf::GameRecord;
 use kifudex_core::index::Index;

@@ -37,9 +37,9 @@ fn an_import_against_the_layers_fails_the_check() {
         // A build stage importing a later one.
         (
             "host-tools/builder/src",
-            "host-tools/builder/src/build/replay.rs",
-            "use crate::build::write::FileBytes;\n",
-            "`build::replay` (layer",
+            "host-tools/builder/src/indexing/replay.rs",
+            "use crate::indexing::write::FileBytes;\n",
+            "`indexing::replay` (layer",
         ),
         // The core's stored games importing the index that stores them, which imports
         // them: a circle, whatever the layers say.

@@ -21,8 +21,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::Instant;
 
-use kifudex::build::{build_in_memory, BuildOptions};
 use kifudex::explore::pattern::counts;
+use kifudex::indexing::{build_in_memory, BuildOptions};
 use kifudex::input::collect_sources;
 use kifudex::pattern::{PatternData, PatternRequest};
 use kifudex::sgf::GameRecord;

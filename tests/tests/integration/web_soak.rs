@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use kifudex::build::{build_in_memory, BuildOptions};
 use kifudex::explore::{keep, Explorer};
+use kifudex::indexing::{build_in_memory, BuildOptions};
 use kifudex::input::collect_sources;
 use kifudex::web::{Limits, RunningServer};
 use kifudex_tests::soak::{self, Kind, Options, KINDS};

@@ -20,7 +20,7 @@ use kifudex_core::{Board, Color, Move, Point, Size, Stone};
 use super::stream::{
     check_record, render, stream, timeline, Cadence, Game, Noise, NoiseCount, Protocol, Trackable,
 };
-use crate::build::{build_in_memory, BuildOptions, Profile};
+use crate::indexing::{build_in_memory, BuildOptions, Profile};
 use crate::predict::eval::{Report, Tally, BUCKETS};
 use crate::predict::games::{is_test_key, split_key_of};
 use crate::predict::TrainOptions;

@@ -3,7 +3,7 @@
 
 use rayon::prelude::*;
 
-use crate::build::occurrence::Occ;
+use crate::indexing::occurrence::Occ;
 
 /// Provisional global move numbers to final ones: for every game in provisional order,
 /// the provisional and the final number of its first move.

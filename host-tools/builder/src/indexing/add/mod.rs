@@ -13,7 +13,7 @@
 //!
 //! The steps:
 //! 1. the new inputs are read, replayed and sorted as a build does
-//!    ([`crate::build::occurrences::prepare`]);
+//!    ([`crate::indexing::occurrences::prepare`]);
 //! 2. the old index is verified ([`kifudex_core::index::Index::verify`]) while its games
 //!    are read back (moves, setup, information; no replay), hashed for the duplicates;
 //! 3. new games equal to an old game (or to an earlier new one) are left out, the others
@@ -42,16 +42,16 @@ use std::time::Instant;
 use anyhow::{anyhow, Context, Result};
 use rayon::prelude::*;
 
-use crate::build::inputs;
-use crate::build::occurrences::duplicates::{content_hash, location, same_content};
-use crate::build::occurrences::{index_order, prepare, Budget, Collected, Occurrences};
-use crate::build::options::BuildOptions;
-use crate::build::output;
-use crate::build::pipeline::{build_file, write_file};
-use crate::build::replay::ReplayedGame;
-use crate::build::report::BuildReport;
-use crate::build::write::index::{encode_games, occurrence_split, shared_min};
-use crate::build::write::{FileBytes, IndexWriter, StreamBody};
+use crate::indexing::inputs;
+use crate::indexing::occurrences::duplicates::{content_hash, location, same_content};
+use crate::indexing::occurrences::{index_order, prepare, Budget, Collected, Occurrences};
+use crate::indexing::options::BuildOptions;
+use crate::indexing::output;
+use crate::indexing::pipeline::{build_file, write_file};
+use crate::indexing::replay::ReplayedGame;
+use crate::indexing::report::BuildReport;
+use crate::indexing::write::index::{encode_games, occurrence_split, shared_min};
+use crate::indexing::write::{FileBytes, IndexWriter, StreamBody};
 use old::OldIndex;
 use pass::{Pass, Shift};
 

@@ -44,7 +44,7 @@ impl StreamBody {
         Ok(StreamBody {
             sink: Sink::File(BufWriter::with_capacity(
                 1 << 20,
-                crate::build::output::scratch_file(dir)?,
+                crate::indexing::output::scratch_file(dir)?,
             )),
             len: 0,
             crc: Crc32::new(),

@@ -1,7 +1,7 @@
 //! The pipeline that builds a file from inputs, stage after stage: the inputs are read,
 //! parsed and replayed in parallel, the games ordered and the occurrences gathered
 //! ([`prepare`]), the occurrences sorted and checked for key collisions, and the file
-//! encoded ([`crate::build::write`]) and written atomically ([`crate::build::output`]). A
+//! encoded ([`crate::indexing::write`]) and written atomically ([`crate::indexing::output`]). A
 //! build, a merge and an add by a full rebuild are this pipeline over different inputs.
 //!
 //! For an index the steps overlap: the games are ordered while the sort's buffer is
@@ -14,16 +14,16 @@ use std::time::Instant;
 
 use anyhow::Result;
 
-use crate::build::inputs::{self, Input};
-use crate::build::occurrences::{
+use crate::indexing::inputs::{self, Input};
+use crate::indexing::occurrences::{
     prepare, record_collisions, verify, Budget, Occurrences, Prepared,
 };
-use crate::build::options::{BuildOptions, Profile};
-use crate::build::output::{self, persist, write_temporary};
-use crate::build::preflight::{check_inputs, check_output};
-use crate::build::replay::ReplayedGame;
-use crate::build::report::BuildReport;
-use crate::build::write::{self, index, FileBytes, IndexWriter, SliceView, StreamBody};
+use crate::indexing::options::{BuildOptions, Profile};
+use crate::indexing::output::{self, persist, write_temporary};
+use crate::indexing::preflight::{check_inputs, check_output};
+use crate::indexing::replay::ReplayedGame;
+use crate::indexing::report::BuildReport;
+use crate::indexing::write::{self, index, FileBytes, IndexWriter, SliceView, StreamBody};
 use crate::input::{Skipped, Source};
 
 /// Builds an index or a book from `paths` and writes it atomically to `out`. Before any

@@ -21,9 +21,9 @@ pub mod index;
 use anyhow::Result;
 use kifudex_core::format::EncodedFile;
 
-use crate::build::occurrences::{nothing_indexed, Collected};
-use crate::build::options::{BuildOptions, Profile};
-use crate::build::report::BuildReport;
+use crate::indexing::occurrences::{nothing_indexed, Collected};
+use crate::indexing::options::{BuildOptions, Profile};
+use crate::indexing::report::BuildReport;
 pub use body::{StreamBody, Streamed};
 pub use index::{IndexWriter, SliceView};
 

@@ -14,8 +14,8 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use rayon::prelude::*;
 
-use crate::build::replay::ReplayedGame;
-use crate::build::report::BuildReport;
+use crate::indexing::replay::ReplayedGame;
+use crate::indexing::report::BuildReport;
 
 /// How many duplicates the build report names.
 const NAMED: usize = 3;

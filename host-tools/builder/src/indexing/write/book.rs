@@ -11,10 +11,10 @@ use kifudex_core::{Color, Move};
 use kifudex_core::format::{BitWriter, Body, EncodedFile};
 use kifudex_core::predict::table::TableOptions;
 
-use crate::build::occurrence::canonical_code;
-use crate::build::occurrences::Collected;
-use crate::build::options::BuildOptions;
-use crate::build::report::BuildReport;
+use crate::indexing::occurrence::canonical_code;
+use crate::indexing::occurrences::Collected;
+use crate::indexing::options::BuildOptions;
+use crate::indexing::report::BuildReport;
 
 /// Fingerprint bits stored per position after the bucket bits.
 pub const REM_BITS: u32 = 32;

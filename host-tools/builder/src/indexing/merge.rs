@@ -1,5 +1,5 @@
 //! Merging indexes ([`merge`]): the games stored in the indexes are read back (moves,
-//! setup, every game-info field the index keeps; [`crate::build::inputs`]) and go through
+//! setup, every game-info field the index keeps; [`crate::indexing::inputs`]) and go through
 //! the same pipeline as games read from SGF, so the result is byte for byte the index one
 //! `build` of all the inputs would give, in the same order (the first index's inputs
 //! first; duplicates across them left out as a build would).
@@ -8,7 +8,7 @@
 //! shard anywhere (any job runner), then `kifudex merge shard1.kdx shard2.kdx ... -o all.kdx`.
 //!
 //! Cost of a merge: every stored game is replayed again (no SGF is parsed), in parallel,
-//! in chunks of [`crate::build::inputs::CHUNK`] games read back from the memory-mapped
+//! in chunks of [`crate::indexing::inputs::CHUNK`] games read back from the memory-mapped
 //! index as they are replayed: time proportional to all the games; memory as a build of
 //! all of them (within `--memory`: occurrences past it are spilled).
 
@@ -17,9 +17,9 @@ use std::time::Instant;
 
 use anyhow::Result;
 
-use crate::build::inputs;
-use crate::build::pipeline::build_file;
-use crate::build::report::BuildReport;
+use crate::indexing::inputs;
+use crate::indexing::pipeline::build_file;
+use crate::indexing::report::BuildReport;
 
 /// Merges indexes into `out`: the same index as one build of all their inputs, in the
 /// order given (the first index's inputs first).

@@ -4,8 +4,8 @@
 //! of the defects the parser recovered from, and the problems (members skipped, trees
 //! rejected and, if asked for, every recovered defect with its place).
 
-use crate::build::inputs::Input;
-use crate::build::problems::{self, Problem};
+use crate::indexing::inputs::Input;
+use crate::indexing::problems::{self, Problem};
 use crate::input::{self, Source};
 use crate::sgf::{GameRecord, SourceRef};
 

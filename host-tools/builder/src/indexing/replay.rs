@@ -7,7 +7,7 @@ use kifudex_core::pattern::stored::summary::{removal_record, PackedSummary, Summ
 use kifudex_core::stored::{decode_move, encode_move, SetupRecord, StoredGame, MAX_GAME_MOVES};
 use kifudex_core::{Color, Event, Move, Size};
 
-use crate::build::occurrence::{check_value, NextCode, Occ};
+use crate::indexing::occurrence::{check_value, NextCode, Occ};
 use crate::sgf::{GameRecord, LineEnd};
 
 /// One game after replay.

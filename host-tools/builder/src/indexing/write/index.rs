@@ -21,10 +21,10 @@ use rayon::prelude::*;
 use super::bits::pack_parallel;
 use super::body::{PackedStream, StreamBody, Streamed};
 use super::columns::{encode_columns, ColumnsPart};
-use crate::build::occurrence::{NextCode, Occ};
-use crate::build::options::BuildOptions;
-use crate::build::replay::ReplayedGame;
-use crate::build::report::BuildReport;
+use crate::indexing::occurrence::{NextCode, Occ};
+use crate::indexing::options::BuildOptions;
+use crate::indexing::replay::ReplayedGame;
+use crate::indexing::report::BuildReport;
 
 /// The deduplicated string pool (borrowing the games' strings); id 0 is the empty string.
 struct Strings<'a> {

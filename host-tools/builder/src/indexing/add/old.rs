@@ -14,10 +14,10 @@ use kifudex_core::pattern::stored::summary::removal_record;
 use kifudex_core::stored::{encode_move, StoredGame};
 use rayon::prelude::*;
 
-use crate::build::inputs::record_of;
-use crate::build::occurrence::{check_value, NextCode, Occ};
-use crate::build::replay::ReplayedGame;
-use crate::build::write::index::{next_counts, NextCount};
+use crate::indexing::inputs::record_of;
+use crate::indexing::occurrence::{check_value, NextCode, Occ};
+use crate::indexing::replay::ReplayedGame;
+use crate::indexing::write::index::{next_counts, NextCount};
 
 /// An index file opened for adding games.
 pub(super) struct OldIndex<'a> {

@@ -12,7 +12,7 @@ use kifudex_core::outcome::{Margin, ShortResult};
 use kifudex_core::pattern::stored::writer::SectionData;
 use rayon::prelude::*;
 
-use crate::build::replay::ReplayedGame;
+use crate::indexing::replay::ReplayedGame;
 use crate::rank::Rank;
 use crate::sgf::GameInfo;
 

@@ -17,7 +17,7 @@ use kifudex_core::index::{Game, Index};
 use kifudex_core::index_file::IndexFile;
 use kifudex_core::Event;
 
-use crate::build::options::BuildOptions;
+use crate::indexing::options::BuildOptions;
 use crate::input::{self, Skipped, Source};
 use crate::mapped::IndexBytes;
 use crate::sgf::{GameInfo, GameRecord, SourceRef};

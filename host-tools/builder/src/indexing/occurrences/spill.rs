@@ -12,7 +12,7 @@
 //! not depend on the budget (tested).
 //!
 //! The files are anonymous temporary files (`O_TMPFILE` on Linux, through
-//! [`crate::build::output::scratch_file`]) in the output's folder: they have no name, so nothing
+//! [`crate::indexing::output::scratch_file`]) in the output's folder: they have no name, so nothing
 //! is left behind whatever ends the process (success, error, a signal, SIGKILL).
 //!
 //! A spilled occurrence is a [`RECORD`]-byte little-endian record: key high and low
@@ -29,7 +29,7 @@ use std::sync::Mutex;
 use anyhow::{Context, Result};
 use rayon::prelude::*;
 
-use crate::build::occurrence::Occ;
+use crate::indexing::occurrence::Occ;
 
 /// Key bits that choose a partition at each level.
 const PART_BITS: u32 = 8;
@@ -160,7 +160,7 @@ impl Spill {
         if part.file.is_none() {
             part.file = Some(BufWriter::with_capacity(
                 BUFFER,
-                crate::build::output::scratch_file(&self.dir)?,
+                crate::indexing::output::scratch_file(&self.dir)?,
             ));
         }
         if let Some(f) = part.file.as_mut() {

@@ -22,10 +22,10 @@ use std::time::Instant;
 
 use anyhow::{bail, Result};
 
-use crate::build::occurrence::Occ;
-use crate::build::problems;
-use crate::build::replay::ReplayedGame;
-use crate::build::report::BuildReport;
+use crate::indexing::occurrence::Occ;
+use crate::indexing::problems;
+use crate::indexing::replay::ReplayedGame;
+use crate::indexing::report::BuildReport;
 pub use gather::{index_order, prepare, Budget};
 use sort::{Renumbering, SortPlan};
 use spill::Slices;
@@ -214,6 +214,6 @@ pub fn nothing_indexed(report: &BuildReport, games: &[ReplayedGame]) -> anyhow::
         "no game with a legal move was found in the inputs ({} games read, {} without moves){}",
         report.games_read,
         report.games_without_moves,
-        problems::why_nothing(&report.problems) + &crate::build::replay::without_moves(games)
+        problems::why_nothing(&report.problems) + &crate::indexing::replay::without_moves(games)
     )
 }

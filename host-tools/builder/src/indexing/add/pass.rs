@@ -11,9 +11,9 @@ use rayon::prelude::*;
 
 use super::old::OldIndex;
 use super::place::NewPosition;
-use crate::build::occurrence::{NextCode, Occ};
-use crate::build::write::index::{next_counts, NextCount};
-use crate::build::write::{IndexWriter, SliceView};
+use crate::indexing::occurrence::{NextCode, Occ};
+use crate::indexing::write::index::{next_counts, NextCount};
+use crate::indexing::write::{IndexWriter, SliceView};
 
 /// Old move numbers to merged ones: the old games keep their order, the added games
 /// are inserted between them, so an old move moves up by the added moves before its game.

@@ -1,7 +1,7 @@
 //! The collision check: no position key may stand for two different positions.
 //!
 //! Every occurrence carries, besides its canonical 128-bit Zobrist key, a **check value**
-//! ([`crate::build::occurrence::check_value`]): the sum of the position's keys under
+//! ([`crate::indexing::occurrence::check_value`]): the sum of the position's keys under
 //! every transform of its board. The sum does not depend on the orientation the position
 //! was played in (the transforms of a transformed position are the same set), so all the
 //! occurrences of one position carry the same value; two different positions that share a canonical key would have
@@ -18,7 +18,7 @@
 
 use rayon::prelude::*;
 
-use crate::build::occurrence::Occ;
+use crate::indexing::occurrence::Occ;
 
 /// Checks sorted occurrences split into groups of equal keys (`groups`: the start of
 /// each group, then `occs.len()`): returns (keys whose occurrences disagree on their
@@ -41,10 +41,10 @@ pub fn count_collisions(occs: &[Occ], groups: &[u32]) -> (u64, u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::build::inputs;
-    use crate::build::occurrences::{prepare, Collected};
-    use crate::build::options::BuildOptions;
-    use crate::build::report::BuildReport;
+    use crate::indexing::inputs;
+    use crate::indexing::occurrences::{prepare, Collected};
+    use crate::indexing::options::BuildOptions;
+    use crate::indexing::report::BuildReport;
     use crate::input;
     use crate::sample::{SAMPLE_NAME, SAMPLE_TGZ};
 

@@ -13,13 +13,13 @@ use super::duplicates;
 use super::sort::{Renumbering, SortPlan};
 use super::spill::{Spill, Spilled};
 use super::{InMemory, Occurrences, OnDisk, Prepared, Worker};
-use crate::build::inputs::Input;
-use crate::build::occurrence::Occ;
-use crate::build::options::BuildOptions;
-use crate::build::parse::{self, InputNotes, ReadGame};
-use crate::build::problems;
-use crate::build::replay::{self, ReplayedGame};
-use crate::build::report::{resident_bytes, BuildReport};
+use crate::indexing::inputs::Input;
+use crate::indexing::occurrence::Occ;
+use crate::indexing::options::BuildOptions;
+use crate::indexing::parse::{self, InputNotes, ReadGame};
+use crate::indexing::problems;
+use crate::indexing::replay::{self, ReplayedGame};
+use crate::indexing::report::{resident_bytes, BuildReport};
 use crate::input::Skipped;
 
 /// What one build worker gathered: games, their occurrences (with provisional global move

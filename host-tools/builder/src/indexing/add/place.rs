@@ -16,13 +16,13 @@ use super::old::OldIndex;
 use kifudex_core::fingerprint::fingerprint;
 use kifudex_core::hash::Key;
 
-use crate::build::occurrence::Occ;
+use crate::indexing::occurrence::Occ;
 
 /// A position of the added games.
 pub(super) struct NewPosition {
     /// Its canonical key.
     pub key: Key,
-    /// Its check value ([`crate::build::occurrence::check_value`]).
+    /// Its check value ([`crate::indexing::occurrence::check_value`]).
     pub check: u64,
     /// Its occurrences among the added ones (final move numbers, in order).
     pub occs: Range<usize>,
