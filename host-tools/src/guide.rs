@@ -2,7 +2,7 @@
 //! records, in one example that runs as a test (`cargo test --doc -p kifudex`).
 //!
 //! The command line, the shell, the web server and the Python package are thin front ends
-//! over these calls: [`build::build`](crate::indexing::build) writes an index as `kifudex
+//! over these calls: [`indexing::build`](crate::indexing::build) writes an index as `kifudex
 //! build` does; [`explore::load`](crate::explore::load) maps it and
 //! [`Explorer::open`](crate::explore::Explorer::open) opens it (time independent of its
 //! size); every question is one [`Explorer`](crate::explore::Explorer) method taking a
@@ -28,7 +28,7 @@
 //!
 //! // Build an index, as `kifudex build TestSGF.tgz -o games.kdx` (written atomically).
 //! let index = dir.path().join("games.kdx");
-//! let report = build::build(&[records], &index, &BuildOptions::default())?;
+//! let report = indexing::build(&[records], &index, &BuildOptions::default())?;
 //! println!("{}", report.summary());
 //!
 //! // Open it and ask: the next moves after Q16, D4, Q4 (bGo counts 7 in this archive).

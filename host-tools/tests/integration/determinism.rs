@@ -74,7 +74,7 @@ fn limited_index_is_identical_across_threads_and_runs() {
 /// spilled to temporary files and sorted in slices of keys), never the index: fox_pro built
 /// with the default budget, with 8 MiB on one and on three threads, and with 1 MiB gives
 /// the same bytes, and the spilling builds say they spilled. (Slices smaller than a
-/// partition, split again by the next key bits, are tested in `build::spill`.)
+/// partition, split again by the next key bits, are tested in `indexing::occurrences::spill`.)
 #[test]
 fn the_memory_budget_does_not_change_the_index() {
     let dir = tempfile::tempdir().unwrap();
