@@ -1,4 +1,4 @@
-//! kifudex's builder: an index or a book written from game records ([`build`], in stages),
+//! kifudex's builder: an index or a book written from game records ([`indexing`], in stages),
 //! the move predictor learnt ([`predict`]), local shape statistics ([`shapes`]), the bundled
 //! sample indexed in memory ([`sample`]), the measurement of hints on tracked games
 //! ([`tracking`]), and the opening of an index file ([`open_index_file`], [`mapped`]).

@@ -1,6 +1,6 @@
 //! The replies of KataGo's JSON analysis protocol as types: each derives `Serialize` with
 //! its fields in the order KataGo writes them (the protocol's names, camel case), so that
-//! an answer line is one of these serialized ([`line`]). `docs/GTP.md` lists every field.
+//! an answer line is one of these serialized ([`line`](fn@line)). `docs/GTP.md` lists every field.
 
 use serde::Serialize;
 

@@ -16,6 +16,39 @@
 //! line into a channel, so that an analysis, which writes a line every interval, stops at
 //! the next line that arrives without losing it, and `quit` or the end of the input always
 //! ends the engine.
+//!
+//! A session over the bundled sample (bGo's archive of professional games, indexed in
+//! memory), as a review tool drives `kifudex gtp`:
+//!
+//! ```
+//! use kifudex_explore::explore::request::{At, GameFilter, Position, SearchRequest};
+//! use kifudex_explore::explore::{self, Explorer};
+//! use kifudex_gtp::{serve, Engine};
+//!
+//! # fn main() -> anyhow::Result<()> {
+//! let (bytes, name) = explore::load(None)?;
+//! let explorer = Explorer::open(&bytes, name)?;
+//! let mut engine = Engine::new(&explorer, GameFilter::default());
+//! let commands = "1 name\n2 play B Q16\n3 play W D4\n4 play B Q4\n5 genmove W\n6 quit\n";
+//! let mut replies = Vec::new();
+//! serve(&mut engine, std::io::Cursor::new(commands), &mut replies)?;
+//! let replies = String::from_utf8(replies)?;
+//! // (An empty answer is `=ID ` then the blank line that ends every answer.)
+//! assert!(replies.starts_with("=1 kifudex\n\n=2 \n\n=3 \n\n=4 \n\n=5 "));
+//! assert!(replies.ends_with("\n\n=6 \n\n"));
+//! // White's move: the one the sample's games played most often after Q16, D4, Q4.
+//! let genmove = replies.lines().find_map(|l| l.strip_prefix("=5 ")).unwrap();
+//! let at = At::Stated(Position {
+//!     moves: "pd,dp,pp".into(),
+//!     ..Position::default()
+//! });
+//! let search = SearchRequest { at, ..SearchRequest::default() };
+//! let most_played = &explorer.search(&search)?.next[0];
+//! let size = kifudex_core::Size::STANDARD;
+//! assert_eq!(kifudex_gtp::protocol::parse_vertex(genmove, size).ok(), Some(most_played.mv));
+//! # Ok(())
+//! # }
+//! ```
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 

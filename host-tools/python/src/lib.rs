@@ -2,8 +2,8 @@
 //! `kifudex` (its pure-Python part and type stubs are in `python/kifudex/`) re-exports.
 //!
 //! A front end like the command line: it reads Python's arguments into the explorer's
-//! requests ([`args`]), asks the explorer of an opened index ([`index`]) or runs the
-//! builder ([`builder`]), and answers with what `kifudex ... --json` prints, as
+//! requests (`args.rs`), asks the explorer of an opened index (`index.rs`) or runs the
+//! builder (`builder.rs`), and answers with what `kifudex ... --json` prints, as
 //! Python dicts and lists. Long work runs with the GIL released; a refusal raises
 //! `kifudex.Error` with the command line's message. `docs/PYTHON.md` documents the API.
 //!

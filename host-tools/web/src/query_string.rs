@@ -6,6 +6,19 @@
 //! rows and area are read as `kifudex pattern` reads them. Every parameter is checked: an
 //! unknown or repeated name, a malformed value or an out-of-range number is a
 //! [`ApiError::bad_request`] naming it.
+//!
+//! ```
+//! use kifudex_core::Color;
+//! use kifudex_web::query_string;
+//!
+//! let q = query_string::search("moves=pd,dp,pp&winner=W&swap=1").unwrap();
+//! assert_eq!(q.filter.winner, Some(Color::White));
+//! assert!(q.swap);
+//! // The same question as `kifudex search --moves pd,dp,pp --winner W --swap`.
+//! let refused = query_string::search("moves=pd&winner=X").unwrap_err();
+//! assert_eq!(refused.kind, kifudex_web::ErrorKind::BadRequest);
+//! assert!(refused.answer.error.starts_with("winner"));
+//! ```
 
 use kifudex_core::Color;
 

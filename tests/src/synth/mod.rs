@@ -88,7 +88,7 @@ impl<'a> Generator<'a> {
     }
 
     /// The `attempt`-th try (0-based) of game `index`: a pure function of the seed, the
-    /// sources, `index` and `attempt`. After [`TRIES_PER_SOURCE`] tries the next source
+    /// sources, `index` and `attempt`. After `TRIES_PER_SOURCE` tries the next source
     /// in the order is taken.
     pub fn game(&self, index: u64, attempt: u32) -> Option<SynthGame> {
         let n = self.order.len() as u64;

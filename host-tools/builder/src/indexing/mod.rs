@@ -9,7 +9,7 @@
 //! | 0 | `options`, `problems`, `report`, `output`, `preflight` | what a build is asked for and reports; atomic output and scratch files; the checks before any input is read |
 //! | 1 | `inputs` | what games are read from: files, sources in memory, an index's games read back |
 //! | 2 | `parse` | one input read into game records, with its problems |
-//! | 3 | `occurrence`, `replay` | one game's main line replayed with captures into moves, setup stones and occurrences ([`occurrence::Occ`]) |
+//! | 3 | `occurrence`, `replay` | one game's main line replayed with captures into moves, setup stones and occurrences (`occurrence::Occ`) |
 //! | 4 | `occurrences/` | the inputs gathered in parallel, games ordered newest first, duplicates left out, occurrences spilled past the memory budget, sorted and checked for key collisions |
 //! | 5 | `write/` | the index or book encoded through the core's record codecs |
 //! | 6 | `pipeline` | stages 1 to 5 as one build: [`build`], [`build_in_memory`] |

@@ -27,13 +27,13 @@ pub struct BuildOptions {
     pub progress: bool,
     /// Book: also learn a move predictor from every move of the games, with these options.
     pub predictor: Option<crate::predict::TrainOptions>,
-    /// List every recovered defect in [`BuildReport::problems`] (they are always counted).
+    /// List every recovered defect in [`BuildReport::problems`](crate::indexing::BuildReport::problems) (they are always counted).
     pub list_recovered: bool,
     /// Keep games whose setup and main line repeat a game read earlier (default: left
-    /// out and counted, [`duplicates`]).
+    /// out and counted, `occurrences::duplicates`).
     pub keep_duplicates: bool,
     /// Index: the memory the build may use, in bytes (`--memory`). Occurrences beyond it
-    /// are spilled to temporary files and sorted in slices ([`spill`]); the index is the
+    /// are spilled to temporary files and sorted in slices (`occurrences::spill`); the index is the
     /// same whatever the budget. A book is built in memory.
     pub memory: u64,
     /// What one input may hold: the bytes of a record, the members of an archive, what a

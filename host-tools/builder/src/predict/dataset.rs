@@ -86,7 +86,7 @@ fn sampled(g: usize, n: usize, keep_per_mille: u32) -> bool {
 }
 
 /// Whether move `n` of game `g` is learnt as a board snapshot (history hidden):
-/// `per_mille` in 1000 by a hash independent of [`sampled`]'s.
+/// `per_mille` in 1000 by a hash independent of `sampled`'s.
 pub fn hidden(g: usize, n: usize, per_mille: u32) -> bool {
     sampled(g ^ 0x2545_f491, n ^ 0x4f6c_dd1d, per_mille)
 }

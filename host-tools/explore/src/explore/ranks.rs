@@ -50,7 +50,7 @@ fn range_of(r: Rank) -> usize {
         .unwrap_or(MIXED)
 }
 
-/// The bin of a game: the range of both its players' ranks, [`MIXED`] or [`UNKNOWN`].
+/// The bin of a game: the range of both its players' ranks, `MIXED` or `UNKNOWN`.
 pub fn bin_of(g: &Game<'_>) -> usize {
     bin_of_ranks(GameRanks::of(g))
 }

@@ -7,15 +7,15 @@
 //! [`Event`]s (the core's), up to a move that cannot be played anywhere ([`LineEnd`]). Everything that was repaired on the way is reported as a [`Warning`] with a byte
 //! offset; nothing ever panics and a broken tree never stops the file's other trees.
 //!
-//! The tokenizer ([`lexer`]) is hand-written: it is lenient (junk before and between trees, a
+//! The tokenizer (`lexer`) is hand-written: it is lenient (junk before and between trees, a
 //! missing opening `(`, truncation, FF\[1\] long property names, NUL bytes...) and fast (it walks the
 //! bytes once, never recurses, and allocates nothing per node or property). Text is decoded
-//! ([`text`]) only for the few game-info properties kept, in the tree's charset (`CA[]`, else
+//! (`text`) only for the few game-info properties kept, in the tree's charset (`CA[]`, else
 //! UTF-8 when valid, else a detected charset).
 //!
 //! The records online servers write in formats of their own are read into the same
-//! [`GameRecord`]s, one game a file: Tygem's `.gib` ([`gib`]), WBaduk's `.ngf` ([`ngf`]),
-//! PandaNet's `.ugf`/`.ugi` ([`ugf`]), on what they share ([`lines`]: lines with their
+//! [`GameRecord`]s, one game a file: Tygem's `.gib` (`gib`), WBaduk's `.ngf` (`ngf`),
+//! PandaNet's `.ugf`/`.ugi` (`ugf`), on what they share (`lines`: lines with their
 //! offsets, the file's charset, handicap placements). [`parse_record`] picks the reader by
 //! the file's name ([`Format`]).
 
