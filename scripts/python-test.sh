@@ -50,6 +50,8 @@ export PYO3_ENVIRONMENT_SIGNATURE
 cargo clippy --release -p kifudex-python --features python --all-targets -- -D warnings
 rm -rf target/wheels/kifudex-*.whl
 maturin build --release --interpreter "$VENV/bin/python" --out target/wheels
-pip install --quiet --no-deps --no-index --force-reinstall target/wheels/kifudex-*.whl
+# (pip and pytest through the venv's python: a venv copied along with its target/ keeps
+# the old path in its scripts' first lines, so `pip` would install into the old one.)
+"$VENV/bin/python" -m pip install --quiet --no-deps --no-index --force-reinstall target/wheels/kifudex-*.whl
 # From the repository's root, so that `kifudex` is the installed package.
-python -m pytest -q -p no:cacheprovider host-tools/python/tests "$@"
+"$VENV/bin/python" -m pytest -q -p no:cacheprovider host-tools/python/tests "$@"

@@ -95,8 +95,11 @@ class Index:
         date, black, white, result, event or move; a leading ``-`` reverses."""
     def pattern(
         self,
-        pattern: str,
+        pattern: Optional[str] = None,
         *,
+        sgf: Optional[Path] = None,
+        move: Optional[int] = None,
+        region: Optional[str] = None,
         area: Optional[str] = None,
         fixed_color: bool = False,
         by_year: bool = False,
@@ -121,8 +124,11 @@ class Index:
         """Pattern search: ``kifudex pattern --json``'s object (``games``, ``hits``,
         ``continuations``...); with ``hits=True`` the hits, as ``--hits --json``.
         ``pattern``: rows top to bottom separated by ``/`` (``.`` empty, ``X`` black,
-        ``O`` white, ``x``/``o`` that colour or empty, ``*`` any); ``area``: the allowed
-        placements of its top-left cell, ``"L,T,R,B"``."""
+        ``O`` white, ``x``/``o`` that colour or empty, ``*`` any); or instead ``sgf``
+        (a record) and ``region`` (``"L,T,R,B"``): the rectangle cut from the record's
+        position after ``move`` moves (default: its end), as ``--sgf FILE --move N
+        --region L,T,R,B``; ``area``: the allowed placements of its top-left cell,
+        ``"L,T,R,B"``."""
     @overload
     def game(self, id: int, *, sgf: Literal[False] = False) -> Json: ...
     @overload

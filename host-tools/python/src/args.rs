@@ -217,15 +217,39 @@ impl<'py> Kwargs<'py> {
         })
     }
 
-    /// A pattern query: `rows` with `area` and `fixed_color`, as `kifudex pattern
-    /// --pattern ROWS [--area L,T,R,B] [--fixed-color]` reads them (its message on a
-    /// refusal), and the filters.
-    pub fn pattern(&mut self, rows: &str) -> PyResult<PatternRequest> {
+    /// A pattern query, as `kifudex pattern` reads it (its message on a refusal): `rows`
+    /// (`--pattern ROWS`), or, without rows, the rectangle `region` (`"L,T,R,B"`) cut from
+    /// the first game of the record `sgf` after `move` moves (default: its end), as
+    /// `--sgf FILE [--move N] --region L,T,R,B`; with `area`, `fixed_color` and the filters.
+    pub fn pattern(&mut self, rows: Option<&str>) -> PyResult<PatternRequest> {
         let area = self.text("area")?;
         let fixed_color = self.flag("fixed_color")?;
         let filter = self.filter()?;
-        let req = PatternRequest::parse(rows, area.as_deref(), fixed_color)
-            .map_err(|e| error(format!("{e:#}")))?;
+        let sgf = self.path("sgf")?;
+        let move_number = self.number::<u32>("move")?;
+        let region = self.text("region")?;
+        let req = match (rows, sgf, region) {
+            (Some(rows), None, None) if move_number.is_none() => {
+                PatternRequest::parse(rows, area.as_deref(), fixed_color)
+            }
+            (None, Some(sgf), Some(region)) => {
+                PatternRequest::cut(&sgf, move_number, &region, area.as_deref(), fixed_color)
+            }
+            (Some(_), _, _) => {
+                return Err(PyTypeError::new_err(format!(
+                    "{}: give the pattern's rows, or sgf and region, not both",
+                    self.method
+                )))
+            }
+            _ => {
+                return Err(PyTypeError::new_err(format!(
+                    "{}: give the pattern's rows, or sgf=PATH and region=\"L,T,R,B\" \
+                     (move=N: the position after N moves)",
+                    self.method
+                )))
+            }
+        }
+        .map_err(|e| error(format!("{e:#}")))?;
         Ok(PatternRequest { filter, ..req })
     }
 

@@ -121,7 +121,7 @@ impl Index {
                     "games: give moves or pattern, not both",
                 ));
             }
-            let req = k.pattern(&rows)?;
+            let req = k.pattern(Some(&rows))?;
             let pool = k.threads()?;
             k.finish()?;
             let answer = py.allow_threads(|| {
@@ -145,16 +145,18 @@ impl Index {
         to_python(py, answer)
     }
 
-    /// Pattern search, as `kifudex pattern --json` prints it: `pattern` the rows (`"..X/.O."`),
-    /// `area` `"L,T,R,B"`, `fixed_color`, `by_year` (the date profile), the filters;
+    /// Pattern search, as `kifudex pattern --json` prints it: `pattern` the rows (`"..X/.O."`)
+    /// or, instead, `sgf` a record's path and `region` `"L,T,R,B"` the rectangle cut from
+    /// its position after `move` moves (default: the end), as `--sgf FILE --move N --region
+    /// L,T,R,B`; `area` `"L,T,R,B"`, `fixed_color`, `by_year` (the date profile), the filters;
     /// `hits=True` lists the hits (`limit`, `offset`) as `--hits --json`. `threads`: worker
     /// threads (default all cores). The GIL is released during the scan; the scan is kept
     /// for the questions that follow (the same query's `games(pattern=...)`).
-    #[pyo3(signature = (pattern, **kwargs))]
+    #[pyo3(signature = (pattern=None, **kwargs))]
     fn pattern(
         &self,
         py: Python<'_>,
-        pattern: &str,
+        pattern: Option<&str>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyObject> {
         let mut k = Kwargs::new("pattern", kwargs)?;

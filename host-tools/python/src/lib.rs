@@ -10,6 +10,7 @@
 //! Everything is behind the feature `python`, which maturin turns on: the workspace's own
 //! builds compile an empty library here, and never PyO3 (see `Cargo.toml`).
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 #![cfg(feature = "python")]
 
 mod args;

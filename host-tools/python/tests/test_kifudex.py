@@ -170,6 +170,27 @@ def test_pattern_hits_and_games_equal_the_cli(ix, index_path):
     assert ix.games(pattern=rows, area=area, limit=9, offset=2) == want
 
 
+def test_pattern_cut_from_a_record_equals_the_cli(ix, index_path):
+    # The top-right corner of a real game after 40 moves (stones of both colours and empty
+    # points), as `kifudex pattern --sgf FILE --move 40 --region 13,0,18,5` cuts it.
+    record = sorted(FOX.rglob("*.sgf"))[0]
+    want = cli_json("pattern", index_path, sgf=record, move=40, region="13,0,18,5")
+    got = ix.pattern(sgf=record, move=40, region="13,0,18,5")
+    assert got == want
+    assert got["hits"] > 0
+    # Refusals: the command line's messages; neither or both ways of giving a pattern.
+    with pytest.raises(kifudex.Error) as e:
+        ix.pattern(sgf=record, move=9999, region="13,0,18,5")
+    assert str(e.value) == cli_message(
+        "pattern", "--index", index_path, "--sgf", record, "--move", "9999",
+        "--region", "13,0,18,5", "--json"
+    )
+    with pytest.raises(TypeError):
+        ix.pattern()
+    with pytest.raises(TypeError):
+        ix.pattern("X", sgf=record, region="0,0,0,0")
+
+
 def test_game_equals_the_cli(ix, index_path):
     for id in (0, 1234, len(ix) - 1):
         want = json.loads(cli("game", "--index", index_path, id).stdout)

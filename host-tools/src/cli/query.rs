@@ -286,9 +286,9 @@ impl PatternArgs {
         let area = self.area.as_deref();
         let req = match (&self.pattern, &self.sgf, &self.region) {
             (Some(rows), _, _) => PatternRequest::parse(rows, area, self.fixed_color),
-            (None, Some(sgf), Some(region)) => kifudex::pattern::parse_region(region)
-                .and_then(|r| kifudex::pattern::pattern_from_sgf(sgf, self.move_number, r))
-                .and_then(|p| PatternRequest::parse(&p.to_string(), area, self.fixed_color)),
+            (None, Some(sgf), Some(region)) => {
+                PatternRequest::cut(sgf, self.move_number, region, area, self.fixed_color)
+            }
             _ => Err(anyhow::anyhow!(
                 "give --pattern ROWS, or --sgf FILE --region L,T,R,B"
             )),

@@ -31,6 +31,24 @@ impl PatternRequest {
         req.fixed_color = fixed_color;
         Ok(req)
     }
+
+    /// A request for the rectangle `region` (`L,T,R,B`) cut from a game record: the
+    /// position of the first game of `sgf` after `move_number` moves of its main line
+    /// (default: its end), as [`pattern_from_sgf`] cuts it; then `area` and the
+    /// fixed-colour switch as [`PatternRequest::parse`] reads them. What `kifudex pattern
+    /// --sgf FILE [--move N] --region L,T,R,B` asks; the error names the file, the move or
+    /// the parameter.
+    pub fn cut(
+        sgf: &Path,
+        move_number: Option<u32>,
+        region: &str,
+        area: Option<&str>,
+        fixed_color: bool,
+    ) -> Result<PatternRequest> {
+        let rect = parse_region(region)?;
+        let pattern = pattern_from_sgf(sgf, move_number, rect)?;
+        PatternRequest::parse(&pattern.to_string(), area, fixed_color)
+    }
 }
 
 /// A rectangle `L,T,R,B` of board points (corners included), as `--region` gives it.
