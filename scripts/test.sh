@@ -6,12 +6,17 @@
 # Steps: setup (scripts/setup.sh), rustfmt, clippy, the workspace tests (release: the corpus
 # tests are heavy), the README's main command (which must compile nothing the tests did not:
 # every host step shares the release profile and the workspace's features), the Python
-# package (scripts/python-test.sh), the core's no_std
-# builds for Cortex-M, the core's docs, the core's tests on
-# a big-endian (s390x, under QEMU) and a 32-bit (i686) Linux, and the firmware under QEMU (once
-# firmware-example/ exists). Every step runs even if an earlier one failed, so one run reports
-# every problem; the script ends with a summary and exits non-zero if any step failed.
-# Cross linkers and runners are set in .cargo/config.toml.
+# package (scripts/python-test.sh), the core's no_std builds for Cortex-M, the docs, the
+# core's tests on a big-endian (s390x, under QEMU) and a 32-bit (i686) Linux, and the
+# firmware under QEMU (once firmware-example/ exists). Every step runs even if an earlier one
+# failed, so one run reports every problem; the script ends with a summary and exits non-zero
+# if any step failed. Cross linkers and runners are set in .cargo/config.toml.
+#
+# Two cores at least are assumed (CI has two). The steps of the core's other targets and of
+# the firmware's builds compile mostly one crate at a time, in target folders of their own
+# (target/other, firmware-example/target): they run in the background, beside the host's
+# steps, each group's output printed when it ends. The firmware's run under QEMU (one QEMU
+# thread) runs beside the Python package's step.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -30,6 +35,11 @@ section() {
 }
 
 record() { # name result seconds
+  # In a background group (see `background`), the parent shell records it when the group ends.
+  if [ -n "${RECORD_FILE:-}" ]; then
+    printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$RECORD_FILE"
+    return
+  fi
   STEP_NAMES+=("$1")
   STEP_RESULTS+=("$2")
   STEP_SECONDS+=("$3")
@@ -55,6 +65,30 @@ run() {
   fi
 }
 
+# background GROUP: runs the function GROUP (a sequence of `run` steps) in the background, its
+# output to a log; `collect` waits for every group, prints each log and records its steps.
+BACKGROUND_GROUPS=()
+BACKGROUND_PIDS=()
+background() {
+  local group=$1
+  : >"$LOG_DIR/$group.records"
+  (RECORD_FILE="$LOG_DIR/$group.records" "$group") >"$LOG_DIR/$group.log" 2>&1 &
+  BACKGROUND_PIDS+=($!)
+  BACKGROUND_GROUPS+=("$group")
+}
+collect() {
+  local i name result seconds
+  for i in "${!BACKGROUND_GROUPS[@]}"; do
+    wait "${BACKGROUND_PIDS[$i]}" || true
+    cat "$LOG_DIR/${BACKGROUND_GROUPS[$i]}.log"
+    while IFS=$'\t' read -r name result seconds; do
+      record "$name" "$result" "$seconds"
+    done <"$LOG_DIR/${BACKGROUND_GROUPS[$i]}.records"
+  done
+  BACKGROUND_GROUPS=()
+  BACKGROUND_PIDS=()
+}
+
 # cargo test whose output must show at least one test actually run and passed: guards the
 # cross runs against a runner that silently runs nothing.
 cargo_test_checked() {
@@ -69,44 +103,84 @@ cargo_test_checked() {
   fi
 }
 
-# The firmware under QEMU (firmware-example/ is its own workspace, excluded from the root one).
-# Skipped while firmware-example/Cargo.toml does not exist.
+# The firmware's builds (firmware-example/ is its own workspace, excluded from the root one,
+# with its own target folder): rustfmt and clippy there, then release builds for the
+# Cortex-M4F (QEMU's mps2-an386) and an RP2040-class Cortex-M0+ (size only), around the
+# default book. A background group. (Skipped while firmware-example/Cargo.toml does not exist.)
+firmware_builds() {
+  if [ ! -f "$ROOT/firmware-example/Cargo.toml" ]; then
+    echo "--- firmware: skipped, firmware-example/Cargo.toml does not exist yet"
+    record "firmware" skipped 0
+    return 0
+  fi
+  run "firmware rustfmt" bash -c 'cd firmware-example && cargo fmt --all -- --check'
+  for target in thumbv7em-none-eabihf thumbv6m-none-eabi; do
+    run "firmware clippy and build ($target)" bash -c "cd firmware-example && \
+      cargo clippy --release --target $target -- -D warnings && \
+      cargo build --release --target $target"
+  done
+  # The log over RTT (feature `rtt`, a real board with a debug probe) instead of semihosting:
+  # it must build too (its own target folder, so the QEMU build is not redone).
+  run "firmware clippy and build (rtt)" bash -c "cd firmware-example && \
+    cargo clippy --release --no-default-features --features rtt --target-dir target/rtt -- -D warnings && \
+    cargo build --release --no-default-features --features rtt --target-dir target/rtt"
+}
+
+# The core on its other targets, in a target folder of its own (target/other), so that these
+# one-crate builds run beside the host's steps. A background group.
+core_other_targets() {
+  export CARGO_TARGET_DIR="$ROOT/target/other"
+  run "clippy (core, thumbv7em, serde+defmt)" \
+    cargo clippy -p kifudex-core --target thumbv7em-none-eabihf --features serde,defmt --release -- -D warnings
+  # The core must build without std or alloc for Cortex-M4F and Cortex-M0 (no atomics),
+  # with and without its optional derives (defmt builds as a library without a global
+  # logger). (The Cortex-M4F without derives: the firmware's own build; with serde alone:
+  # a part of serde,defmt.)
+  local tf target features
+  for tf in "thumbv6m-none-eabi:" "thumbv6m-none-eabi:serde,defmt" "thumbv7em-none-eabihf:serde,defmt"; do
+    target=${tf%%:*}
+    features=${tf#*:}
+    run "no_std build ($target${features:+, $features})" \
+      cargo build -p kifudex-core --release --target "$target" ${features:+--features "$features"}
+  done
+  run "docs (core)" env RUSTDOCFLAGS="-D warnings" cargo doc -p kifudex-core --no-deps --features serde,alloc
+  # Endianness and pointer width: the core's tests on s390x (big-endian, QEMU user mode) and
+  # i686 (32-bit, run by the cross loader). Runners and linkers: .cargo/config.toml.
+  # (With `alloc`: the writers' loopback tests run there too.) The `cross` profile is release
+  # without link-time optimization and debug info (Cargo.toml).
+  run "core tests (s390x, big-endian)" cargo_test_checked -p kifudex-core --profile cross --features alloc --target s390x-unknown-linux-gnu
+  run "core tests (i686, 32-bit)" cargo_test_checked -p kifudex-core --profile cross --features alloc --target i686-unknown-linux-gnu
+}
+
+# The firmware around a book of real games, under QEMU, must reply byte for byte as
+# `kifudex hints` does (host-tools/tests/integration/hints.rs builds the book and the requests
+# and runs `KIFUDEX_BOOK=... cargo run --release` in firmware-example/). Required here, not
+# skipped. The test binary the workspace step built is run directly (from its package's
+# folder, as cargo runs it), so that the Python step's cargo commands beside it do not wait
+# for a lock.
+firmware_identical_replies() {
+  local bin log="$LOG_DIR/firmware-qemu.log"
+  # --workspace: the features of the workspace test step, so that nothing is compiled again.
+  bin=$(cargo test --release --workspace --test integration --no-run --message-format=json 2>/dev/null |
+    grep -F '"manifest_path":"'"$ROOT"'/host-tools/Cargo.toml"' |
+    grep -o '"executable":"[^"]*"' | cut -d'"' -f4)
+  if [ -z "$bin" ] || [ ! -x "$bin" ]; then
+    echo "error: the kifudex package's integration test binary was not found" >&2
+    return 1
+  fi
+  if ! (cd "$ROOT/host-tools" && KIFUDEX_REQUIRE_QEMU=1 "$bin" --exact \
+    hints::firmware_replies_are_byte_identical_under_qemu --nocapture) 2>&1 | tee "$log"; then
+    return 1
+  fi
+  grep -Eq '^test result: ok\. 1 passed' "$log"
+}
 firmware_qemu() {
   if [ ! -f "$ROOT/firmware-example/Cargo.toml" ]; then
-    section "firmware (QEMU)"
     echo "--- firmware (QEMU): skipped, firmware-example/Cargo.toml does not exist yet"
     record "firmware (QEMU)" skipped 0
     return 0
   fi
-  # Its own workspace: rustfmt and clippy there, then release builds for the Cortex-M4F
-  # (QEMU's mps2-an386) and an RP2040-class Cortex-M0+ (size only), around the default book.
-  run "firmware rustfmt" bash -c 'cd firmware-example && cargo fmt --all -- --check'
-  for target in thumbv7em-none-eabihf thumbv6m-none-eabi; do
-    run "firmware clippy ($target)" \
-      bash -c "cd firmware-example && cargo clippy --release --target $target -- -D warnings"
-    run "firmware build ($target)" \
-      bash -c "cd firmware-example && cargo build --release --target $target"
-  done
-  # The log over RTT (feature `rtt`, a real board with a debug probe) instead of semihosting:
-  # it must build too (its own target folder, so the QEMU build below is not redone).
-  run "firmware clippy and build (rtt)" bash -c "cd firmware-example && \
-    cargo clippy --release --no-default-features --features rtt --target-dir target/rtt -- -D warnings && \
-    cargo build --release --no-default-features --features rtt --target-dir target/rtt"
-  # The firmware around a book of real games, under QEMU, must reply byte for byte as
-  # `kifudex hints` does (host-tools/tests/integration/hints.rs builds the book and the requests and runs
-  # `KIFUDEX_BOOK=... cargo run --release` in firmware-example/). Required here, not skipped.
   run "firmware (QEMU): replies identical to kifudex hints" firmware_identical_replies
-}
-
-firmware_identical_replies() {
-  (
-    export KIFUDEX_REQUIRE_QEMU=1
-    # --workspace: the features of the workspace test step (see below), so that nothing is
-    # compiled again for this one test.
-    # (Both packages' test binaries are named `integration`; the filter runs the one test.)
-    cargo_test_checked --release --workspace --test integration \
-      hints::firmware_replies_are_byte_identical_under_qemu -- --nocapture
-  )
 }
 
 section "setup"
@@ -118,11 +192,13 @@ fi
 record setup ok $(($(date +%s) - t0))
 
 run "rustfmt" cargo fmt --all -- --check
+background core_other_targets
+background firmware_builds
 # (In release, as the builds after them: the build scripts and proc macros they compile are
 # the builds' too.)
 run "clippy (workspace)" cargo clippy --workspace --all-targets --release -- -D warnings
-run "clippy (core, thumbv7em, serde+defmt)" \
-  cargo clippy -p kifudex-core --target thumbv7em-none-eabihf --features serde,defmt --release -- -D warnings
+# Every crate's rustdoc, warnings refused (on the dependencies clippy checked).
+run "docs (workspace)" env RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --release
 # (Among them the web board's: host-tools/tests/integration/web_api.rs, the API against the CLI on real
 # games, and web_browser.rs, the page in Debian's headless chromium through chromedriver,
 # both installed by scripts/setup.sh; the browser test fails, never skips, without them.)
@@ -150,30 +226,13 @@ readme_main_command() {
 }
 run "README's main command: nothing compiled again" readme_main_command
 
-# The Python package (docs/PYTHON.md): a virtual environment under target/ (made once: the
-# only step that needs the network), clippy on the extension, its wheel built by maturin
-# from what the steps above compiled, its pytest suite against the release binary.
+# The firmware under QEMU (one QEMU thread) beside the Python package's step: a virtual
+# environment under target/ (made once: the only step that needs the network), clippy on the
+# extension, its wheel built by maturin from what the steps above compiled, its pytest suite
+# against the release binary.
+background firmware_qemu
 run "python package (maturin, pytest)" bash scripts/python-test.sh
-
-# The core must build without std or alloc for Cortex-M4F and Cortex-M0 (no atomics),
-# with and without its optional derives (defmt builds as a library without a global logger).
-for target in thumbv7em-none-eabihf thumbv6m-none-eabi; do
-  for features in "" serde serde,defmt; do
-    run "no_std build ($target${features:+, $features})" \
-      cargo build -p kifudex-core --release --target "$target" ${features:+--features "$features"}
-  done
-done
-
-run "docs (core)" env RUSTDOCFLAGS="-D warnings" cargo doc -p kifudex-core --no-deps --features serde,alloc
-
-# Endianness and pointer width: the core's tests on s390x (big-endian, QEMU user mode) and
-# i686 (32-bit, run by the cross loader). Runners and linkers: .cargo/config.toml.
-# (With `alloc`: the writers' loopback tests run there too.) The `cross` profile is release
-# without link-time optimization and debug info (Cargo.toml).
-run "core tests (s390x, big-endian)" cargo_test_checked -p kifudex-core --profile cross --features alloc --target s390x-unknown-linux-gnu
-run "core tests (i686, 32-bit)" cargo_test_checked -p kifudex-core --profile cross --features alloc --target i686-unknown-linux-gnu
-
-firmware_qemu
+collect
 
 section "summary"
 for i in "${!STEP_NAMES[@]}"; do
