@@ -7,14 +7,18 @@
 //! over them (`select.rs`: [`Selection`]), a position's next moves are tallied in one walk
 //! over its occurrences (`count.rs`: [`Tallies`]), and a sorted list is read off the
 //! columns' precomputed orders when it holds a large share of the games. The occurrences
-//! of the positions most games reach are kept in memory once walked (`hot.rs`: [`Hot`]).
+//! of the positions most games reach are kept in memory once walked (`hot.rs`: [`Hot`]),
+//! and so are the games the filters asked lately keep, one bit per game (`mask.rs`:
+//! [`GameMask`]).
 
 mod count;
 mod hot;
+mod mask;
 mod select;
 
 pub use count::Tallies;
 pub use hot::{Hot, HotPosition, Warmed, HOT_CAPACITY, HOT_MIN};
+pub use mask::{GameMask, Masks, MASKS};
 pub use select::Selection;
 
 use std::sync::Arc;
@@ -382,10 +386,14 @@ pub fn matching(
             .find(board)
             .and_then(|found| selection.hot().and_then(|h| h.get(index, &found)));
         if let Some(h) = hot.filter(|h| h.firsts) {
+            let mask = selection.mask_for(h.len());
             return h
                 .occurrences
                 .par_iter()
-                .filter(|o| selection.keeps(o.game))
+                .filter(|o| match &mask {
+                    Some(m) => m.has(o.game),
+                    None => selection.keeps(o.game),
+                })
                 .map(|&occurrence| Listed {
                     occurrence,
                     swapped: false,
@@ -432,9 +440,13 @@ pub fn matching(
     list.sort_by_key(|l| (l.occurrence.game, l.occurrence.move_number, l.swapped));
     list.dedup_by_key(|l| l.occurrence.game);
     if !selection.keeps_all() {
+        let mask = selection.mask_for(list.len());
         let kept: Vec<bool> = list
             .par_iter()
-            .map(|l| selection.keeps(l.occurrence.game))
+            .map(|l| match &mask {
+                Some(m) => m.has(l.occurrence.game),
+                None => selection.keeps(l.occurrence.game),
+            })
             .collect();
         let mut keep = kept.into_iter();
         list.retain(|_| keep.next().unwrap_or(false));
@@ -872,9 +884,53 @@ mod tests {
         let every = Arc::new(Hot::new(1, usize::MAX));
         answers_as_the_rows(Some(&every));
         assert!(every.held() > 600, "{}", every.held());
+        // Every filter's walks read its mask (but the one that keeps every game: none).
+        assert_eq!(every.masks().len(), (filters().len() - 1).min(MASKS));
         let some = Arc::new(Hot::new(2, 300));
         answers_as_the_rows(Some(&some));
         assert!(some.held() > 0 && some.held() <= 300, "{}", some.held());
+    }
+
+    /// A filter's mask keeps exactly the games `accepts` keeps from their rows.
+    #[test]
+    fn a_mask_keeps_the_games_of_the_rows() {
+        let bytes = crate::sample::sample_index().unwrap();
+        let file = kifudex_core::index_file::IndexFile::open_verified(&bytes).unwrap();
+        let (index, columns) = (&file.index, &file.columns);
+        for filter in filters() {
+            let mask = GameMask::of(&Selection::new(&filter, columns));
+            let mut kept = 0;
+            for id in 0..index.game_count() {
+                let accepted = filter.accepts(&index.game(id).unwrap());
+                assert_eq!(mask.has(id), accepted, "{filter:?} game {id}");
+                kept += accepted as usize;
+            }
+            assert_eq!(mask.count(), kept, "{filter:?}");
+            assert!(!mask.has(index.game_count()) && !mask.has(u32::MAX));
+        }
+    }
+
+    /// The masks kept are the most recently used, within the capacity; a mask is made
+    /// only when asked to, and read when kept.
+    #[test]
+    fn masks_keep_the_most_recently_used() {
+        let bytes = crate::sample::sample_index().unwrap();
+        let file = kifudex_core::index_file::IndexFile::open(&bytes).unwrap();
+        let columns = &file.columns;
+        let fs = filters();
+        let s: Vec<Selection<'_>> = fs[..3].iter().map(|f| Selection::new(f, columns)).collect();
+        let masks = Masks::new(2);
+        assert!(masks.get(&s[0], false).is_none() && masks.is_empty());
+        let m0 = masks.get(&s[0], true).unwrap();
+        masks.get(&s[1], true).unwrap();
+        // Read, not made again: the same mask; s[0] is now the most recent.
+        assert!(Arc::ptr_eq(&masks.get(&s[0], false).unwrap(), &m0));
+        masks.get(&s[2], true).unwrap();
+        assert_eq!(masks.len(), 2);
+        assert!(masks.get(&s[1], false).is_none());
+        assert!(Arc::ptr_eq(&masks.get(&s[0], false).unwrap(), &m0));
+        assert!(masks.get(&s[2], false).is_some());
+        assert!(Masks::new(0).get(&s[0], true).is_none());
     }
 
     /// Warming keeps every position of at least [`Hot::min`] occurrences (as many as a

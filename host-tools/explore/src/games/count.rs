@@ -140,12 +140,19 @@ impl Tallies {
                 Some(h) => even_pieces(h.len()),
                 None => pieces(found.start..found.end),
             };
+            // The filter's games as one bit each, for a walk of many occurrences.
+            let mask = selection.mask_for(found.count());
+            let columns = selection.columns();
             let tallies = ranges
                 .into_par_iter()
                 .map(|piece| {
                     let mut tallies: Vec<Option<Tally>> = vec![None; bins];
                     let mut add = |game: u32, slot: u16| {
-                        let Some(facts) = selection.kept(game) else {
+                        let kept = match &mask {
+                            Some(m) => m.has(game).then(|| columns.facts(game)),
+                            None => selection.kept(game),
+                        };
+                        let Some(facts) = kept else {
                             return;
                         };
                         let Some(bin) = bin_of(game, &facts) else {
