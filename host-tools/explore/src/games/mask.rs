@@ -5,7 +5,8 @@
 //! occurrences at a million games) asked whether each occurrence's game passes the
 //! filter: several reads and decodes of the game columns per occurrence, for every
 //! question. A mask asks it once per game, in a tight loop over the columns on all cores
-//! (a million games: 125 KB), and a walk then tests one bit per occurrence. A mask costs a
+//! (a million games: 125 KB, and as much again for each winner), and a walk then tests one
+//! bit per occurrence (and reads the winner's bits of the games kept). A mask costs a
 //! walk over every game of the collection, so it is made only for a walk of many
 //! occurrences ([`super::Hot::min`] or more); once made it is kept, the most recently
 //! used [`MASKS`] of them, and read by every question with the same filter, on any route
@@ -15,20 +16,25 @@
 
 use std::sync::{Arc, Mutex, OnceLock};
 
+use kifudex_core::Color;
 use rayon::prelude::*;
 
 use super::select::Selection;
 use super::GameFilter;
 
-/// Masks kept (by default): at a million games 125 KB each, so 4 MB in all.
+/// Masks kept (by default): at a million games 375 KB each (three bits a game), so 12 MB
+/// in all.
 pub const MASKS: usize = 32;
 
 /// Words of a mask made by one piece of its parallel loop (16,384 games).
 const WORDS_PER_PIECE: usize = 256;
 
-/// One bit per game of an index: set for the games a filter keeps.
+/// One bit per game of an index: set for the games a filter keeps; and of those, which
+/// Black won and which White won (what a tally of next moves reads of a game).
 pub struct GameMask {
     words: Vec<u64>,
+    black_won: Vec<u64>,
+    white_won: Vec<u64>,
 }
 
 impl GameMask {
@@ -37,30 +43,57 @@ impl GameMask {
     pub fn of(selection: &Selection<'_>) -> GameMask {
         let games = selection.columns().len();
         let words = (games as usize).div_ceil(64);
-        let words: Vec<u64> = (0..words)
+        let words: Vec<[u64; 3]> = (0..words)
             .into_par_iter()
             .with_min_len(WORDS_PER_PIECE)
             .map(|w| {
                 let first = w as u32 * 64;
                 let last = first.saturating_add(64).min(games);
-                let mut bits = 0u64;
+                let mut bits = [0u64; 3];
                 for id in first..last {
-                    if selection.kept(id).is_some() {
-                        bits |= 1 << (id - first);
+                    if let Some(f) = selection.kept(id) {
+                        let bit = 1 << (id - first);
+                        bits[0] |= bit;
+                        match f.winner {
+                            Some(Color::Black) => bits[1] |= bit,
+                            Some(Color::White) => bits[2] |= bit,
+                            None => {}
+                        }
                     }
                 }
                 bits
             })
             .collect();
-        GameMask { words }
+        GameMask {
+            words: words.iter().map(|w| w[0]).collect(),
+            black_won: words.iter().map(|w| w[1]).collect(),
+            white_won: words.iter().map(|w| w[2]).collect(),
+        }
+    }
+
+    /// Bit `id` of `bits` (false past the games).
+    #[inline]
+    fn bit(bits: &[u64], id: u32) -> bool {
+        bits.get(id as usize / 64)
+            .is_some_and(|w| w >> (id % 64) & 1 == 1)
     }
 
     /// Whether game `id` is kept (false past the games).
     #[inline]
     pub fn has(&self, id: u32) -> bool {
-        self.words
-            .get(id as usize / 64)
-            .is_some_and(|w| w >> (id % 64) & 1 == 1)
+        GameMask::bit(&self.words, id)
+    }
+
+    /// The winner of game `id` if it is kept and its record names one.
+    #[inline]
+    pub fn winner(&self, id: u32) -> Option<Color> {
+        if GameMask::bit(&self.black_won, id) {
+            Some(Color::Black)
+        } else if GameMask::bit(&self.white_won, id) {
+            Some(Color::White)
+        } else {
+            None
+        }
     }
 
     /// Number of games kept.
