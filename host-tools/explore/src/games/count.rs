@@ -19,6 +19,7 @@ use kifudex_core::Color;
 use rayon::prelude::*;
 
 use super::hot::slot;
+use super::mask::GameMask;
 use super::select::Selection;
 
 /// Occurrences walked by one piece of a parallel walk.
@@ -124,6 +125,40 @@ impl Tallies {
         bins: usize,
         bin_of: impl Fn(u32, &Facts) -> Option<usize> + Sync,
     ) -> Tallies {
+        let columns = selection.columns();
+        Tallies::walk(index, board, swap, selection, bins, |game, mask| {
+            let facts = match mask {
+                Some(m) => m.has(game).then(|| columns.facts(game)),
+                None => selection.kept(game),
+            }?;
+            Some((bin_of(game, &facts)?, facts.winner))
+        })
+    }
+
+    /// [`Tallies::count`] in one bin, every game `selection` keeps: with a mask, each
+    /// occurrence is its bits (kept, the winner), no column is read.
+    pub fn count_kept(
+        index: &Index<'_>,
+        board: &Board,
+        swap: bool,
+        selection: &Selection<'_>,
+    ) -> Tallies {
+        Tallies::walk(index, board, swap, selection, 1, |game, mask| match mask {
+            Some(m) => m.has(game).then(|| (0, m.winner(game))),
+            None => selection.kept(game).map(|f| (0, f.winner)),
+        })
+    }
+
+    /// The walk of [`Tallies::count`]: `classify` gives an occurrence's game's bin and
+    /// winner (none: left out), from the filter's mask if one is read.
+    fn walk(
+        index: &Index<'_>,
+        board: &Board,
+        swap: bool,
+        selection: &Selection<'_>,
+        bins: usize,
+        classify: impl Fn(u32, Option<&GameMask>) -> Option<(usize, Option<Color>)> + Sync,
+    ) -> Tallies {
         let mut positions: Vec<(usize, Vec<Option<Tally>>)> = Vec::new();
         let swapped = swap.then(|| swapped_board(board));
         for b in std::iter::once(board).chain(swapped.as_ref()) {
@@ -140,20 +175,18 @@ impl Tallies {
                 Some(h) => even_pieces(h.len()),
                 None => pieces(found.start..found.end),
             };
+            // The filter's games as one bit each, for a walk of many occurrences.
+            let mask = selection.mask_for(found.count());
             let tallies = ranges
                 .into_par_iter()
                 .map(|piece| {
                     let mut tallies: Vec<Option<Tally>> = vec![None; bins];
                     let mut add = |game: u32, slot: u16| {
-                        let Some(facts) = selection.kept(game) else {
-                            return;
-                        };
-                        let Some(bin) = bin_of(game, &facts) else {
+                        let Some((bin, winner)) = classify(game, mask.as_deref()) else {
                             return;
                         };
                         if let Some(t) = tallies.get_mut(bin) {
-                            t.get_or_insert_with(Tally::new)
-                                .add_slot(slot, facts.winner);
+                            t.get_or_insert_with(Tally::new).add_slot(slot, winner);
                         }
                     };
                     match &hot {

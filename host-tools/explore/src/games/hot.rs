@@ -24,6 +24,10 @@
 //! the positions it would keep at start, in the background ([`Hot::warm`]), so that a
 //! first question is answered as fast as the next ones; nothing of this is stored in the
 //! index.
+//!
+//! A [`Hot`] also keeps the masks of the filters asked lately ([`Hot::masks`],
+//! `mask.rs`): the games each filter keeps, one bit per game, made for the walks of many
+//! occurrences.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -34,6 +38,7 @@ use kifudex_core::transform::Transform;
 use rayon::prelude::*;
 
 use super::count::pieces;
+use super::mask::Masks;
 
 /// Positions with at least this many occurrences are kept (by default): fewer are walked
 /// in a few milliseconds.
@@ -99,11 +104,13 @@ pub(super) fn slot(record: u64, orientation: usize) -> u16 {
     ((record as usize & 1023) * 8 + (orientation & 7)) as u16
 }
 
-/// The kept positions of one index, by their first occurrence.
+/// The kept positions of one index, by their first occurrence, and the masks of the
+/// filters asked lately.
 pub struct Hot {
     min: usize,
     capacity: usize,
     held: Mutex<Held>,
+    masks: Masks,
 }
 
 /// A kept position: walked once, by the first question that reaches it; the questions that
@@ -140,7 +147,13 @@ impl Hot {
             min: min.max(1),
             capacity,
             held: Mutex::new(Held::default()),
+            masks: Masks::default(),
         }
+    }
+
+    /// The masks of the filters asked lately (of the same index).
+    pub fn masks(&self) -> &Masks {
+        &self.masks
     }
 
     /// The fewest occurrences of a kept position.

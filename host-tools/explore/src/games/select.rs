@@ -10,6 +10,7 @@ use kifudex_core::Color;
 use std::sync::Arc;
 
 use super::hot::Hot;
+use super::mask::GameMask;
 use super::{within_months, GameFilter};
 use crate::rank::{Rank, RankRange};
 
@@ -21,6 +22,8 @@ fn matching_names(d: &Dictionary<'_>, part: &str) -> Vec<bool> {
 
 /// A filter ready to test games by id ([`Selection::keeps`]).
 pub struct Selection<'a> {
+    /// The filter compiled (the key of its mask).
+    filter: GameFilter,
     columns: GameColumns<'a>,
     /// Every game passes.
     all: bool,
@@ -51,6 +54,7 @@ impl<'a> Selection<'a> {
             .komi
             .map(|k| (1..=columns.komi_count()).find(|&id| columns.komi_value(id) == Some(k)));
         Selection {
+            filter: filter.clone(),
             columns: *columns,
             all: filter.keeps_all(),
             year_from: filter.year_from,
@@ -90,6 +94,23 @@ impl<'a> Selection<'a> {
     /// The hot positions' occurrences it reads, if any.
     pub fn hot(&self) -> Option<&Hot> {
         self.hot.as_deref()
+    }
+
+    /// The filter it tests.
+    pub fn filter(&self) -> &GameFilter {
+        &self.filter
+    }
+
+    /// The mask of the games it keeps, for a walk of `occurrences` occurrences: the one the
+    /// hot cache keeps for the same filter; else made now (and kept) when the walk has at
+    /// least [`Hot::min`] occurrences (a mask tests every game once: it pays for walks of
+    /// many); else `None` (also without a hot cache, and when every game passes).
+    pub fn mask_for(&self, occurrences: usize) -> Option<std::sync::Arc<GameMask>> {
+        let hot = self.hot.as_deref()?;
+        if self.all {
+            return None;
+        }
+        hot.masks().get(self, occurrences >= hot.min())
     }
 
     /// Whether every game passes.
