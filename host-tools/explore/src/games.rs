@@ -14,6 +14,7 @@
 mod count;
 mod hot;
 mod mask;
+mod pieces;
 mod select;
 
 pub use count::Tallies;
@@ -458,7 +459,7 @@ pub fn matching(
                 return;
             }
             // In pieces on all cores, concatenated in order.
-            let parts: Vec<Vec<Listed>> = count::pieces(found.start..found.end)
+            let parts: Vec<Vec<Listed>> = pieces::pieces(found.start..found.end)
                 .into_par_iter()
                 .map(|piece| {
                     let mut part = Vec::with_capacity(piece.len());
@@ -1032,7 +1033,7 @@ mod tests {
         let file = kifudex_core::index_file::IndexFile::open_verified(&bytes).unwrap();
         let (index, columns) = (&file.index, &file.columns);
         for filter in filters() {
-            let mask = GameMask::of(&Selection::new(&filter, columns));
+            let mask = Selection::new(&filter, columns).mask();
             let mut kept = 0;
             for id in 0..index.game_count() {
                 let accepted = filter.accepts(&index.game(id).unwrap());
@@ -1089,17 +1090,25 @@ mod tests {
         let fs = filters();
         let s: Vec<Selection<'_>> = fs[..3].iter().map(|f| Selection::new(f, columns)).collect();
         let masks = Masks::new(2);
-        assert!(masks.get(&s[0], false).is_none() && masks.is_empty());
-        let m0 = masks.get(&s[0], true).unwrap();
-        masks.get(&s[1], true).unwrap();
+        assert!(masks.get(s[0].filter(), false, || s[0].mask()).is_none() && masks.is_empty());
+        let m0 = masks.get(s[0].filter(), true, || s[0].mask()).unwrap();
+        masks.get(s[1].filter(), true, || s[1].mask()).unwrap();
         // Read, not made again: the same mask; s[0] is now the most recent.
-        assert!(Arc::ptr_eq(&masks.get(&s[0], false).unwrap(), &m0));
-        masks.get(&s[2], true).unwrap();
+        assert!(Arc::ptr_eq(
+            &masks.get(s[0].filter(), false, || s[0].mask()).unwrap(),
+            &m0
+        ));
+        masks.get(s[2].filter(), true, || s[2].mask()).unwrap();
         assert_eq!(masks.len(), 2);
-        assert!(masks.get(&s[1], false).is_none());
-        assert!(Arc::ptr_eq(&masks.get(&s[0], false).unwrap(), &m0));
-        assert!(masks.get(&s[2], false).is_some());
-        assert!(Masks::new(0).get(&s[0], true).is_none());
+        assert!(masks.get(s[1].filter(), false, || s[1].mask()).is_none());
+        assert!(Arc::ptr_eq(
+            &masks.get(s[0].filter(), false, || s[0].mask()).unwrap(),
+            &m0
+        ));
+        assert!(masks.get(s[2].filter(), false, || s[2].mask()).is_some());
+        assert!(Masks::new(0)
+            .get(s[0].filter(), true, || s[0].mask())
+            .is_none());
     }
 
     /// Warming keeps every position of at least [`Hot::min`] occurrences (as many as a

@@ -20,28 +20,8 @@ use rayon::prelude::*;
 
 use super::hot::slot;
 use super::mask::GameMask;
+use super::pieces::{even_pieces, pieces};
 use super::select::Selection;
-
-/// Occurrences walked by one piece of a parallel walk.
-const PIECE: usize = 1 << 16;
-
-/// A range of occurrences cut into pieces for a parallel walk (one piece when short).
-pub(super) fn pieces(range: std::ops::Range<usize>) -> Vec<std::ops::Range<usize>> {
-    (range.start..range.end)
-        .step_by(PIECE)
-        .map(|s| s..(s + PIECE).min(range.end))
-        .collect()
-}
-
-/// `0..len` cut into one piece per thread (of at least [`PIECE`]): a walk of kept
-/// occurrences is fast, and each piece's tallies cost their size (a profile's many bins).
-fn even_pieces(len: usize) -> Vec<std::ops::Range<usize>> {
-    let size = len.div_ceil(rayon::current_num_threads().max(1)).max(PIECE);
-    (0..len)
-        .step_by(size)
-        .map(|s| s..(s + size).min(len))
-        .collect()
-}
 
 /// Slots of a tally: every move record (10 bits) in each of the 8 orientations.
 const SLOTS: usize = 1024 * 8;

@@ -37,8 +37,8 @@ use kifudex_core::stored::encode_move;
 use kifudex_core::transform::Transform;
 use rayon::prelude::*;
 
-use super::count::pieces;
 use super::mask::Masks;
+use super::pieces::pieces;
 
 /// Positions with at least this many occurrences are kept (by default): fewer are walked
 /// in a few milliseconds.

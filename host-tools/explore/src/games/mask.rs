@@ -11,15 +11,15 @@
 //! occurrences ([`super::Hot::min`] or more); once made it is kept, the most recently
 //! used [`MASKS`] of them, and read by every question with the same filter, on any route
 //! and at any position (a user who sets a filter and then plays through a game asks it
-//! again at every move). The answers are those of the columns' own test
-//! ([`super::Selection::kept`]): a test compares the masks with the rows on every game.
+//! again at every move). A mask is made from the columns' own test
+//! ([`super::Selection::mask`] calls [`GameMask::of`] with [`super::Selection::kept`]): a
+//! test compares the masks with the rows on every game.
 
 use std::sync::{Arc, Mutex, OnceLock};
 
 use kifudex_core::Color;
 use rayon::prelude::*;
 
-use super::select::Selection;
 use super::GameFilter;
 
 /// Masks kept (by default): at a million games 375 KB each (three bits a game), so 12 MB
@@ -38,10 +38,9 @@ pub struct GameMask {
 }
 
 impl GameMask {
-    /// The games of `selection`'s columns that it keeps ([`Selection::kept`]), tested once
-    /// each, in pieces on all cores.
-    pub fn of(selection: &Selection<'_>) -> GameMask {
-        let games = selection.columns().len();
+    /// The games `0..games` that `kept` keeps (`kept(id)`: `None` for a game left out, else
+    /// the game's winner, if any), tested once each, in pieces on all cores.
+    pub fn of(games: u32, kept: impl Fn(u32) -> Option<Option<Color>> + Sync) -> GameMask {
         let words = (games as usize).div_ceil(64);
         let words: Vec<[u64; 3]> = (0..words)
             .into_par_iter()
@@ -51,10 +50,10 @@ impl GameMask {
                 let last = first.saturating_add(64).min(games);
                 let mut bits = [0u64; 3];
                 for id in first..last {
-                    if let Some(f) = selection.kept(id) {
+                    if let Some(winner) = kept(id) {
                         let bit = 1 << (id - first);
                         bits[0] |= bit;
-                        match f.winner {
+                        match winner {
                             Some(Color::Black) => bits[1] |= bit,
                             Some(Color::White) => bits[2] |= bit,
                             None => {}
@@ -137,16 +136,21 @@ impl Masks {
         self.len() == 0
     }
 
-    /// The mask of `selection`'s filter: the kept one (waiting for it if it is being
-    /// made); else, with `make`, made now and kept (the least recently used one dropped
-    /// past the capacity); else `None`.
-    pub fn get(&self, selection: &Selection<'_>, make: bool) -> Option<Arc<GameMask>> {
+    /// The mask of `filter`: the kept one (waiting for it if it is being made); else, with
+    /// `make`, made now by `of` and kept (the least recently used one dropped past the
+    /// capacity); else `None`.
+    pub fn get(
+        &self,
+        filter: &GameFilter,
+        make: bool,
+        of: impl FnOnce() -> GameMask,
+    ) -> Option<Arc<GameMask>> {
         if self.capacity == 0 {
             return None;
         }
         let cell: Cell = {
             let mut held = self.held.lock().ok()?;
-            match held.iter().position(|(f, _)| f == selection.filter()) {
+            match held.iter().position(|(f, _)| f == filter) {
                 Some(i) => {
                     let entry = held.remove(i);
                     let cell = Arc::clone(&entry.1);
@@ -158,14 +162,14 @@ impl Masks {
                         held.remove(0);
                     }
                     let cell = Cell::default();
-                    held.push((selection.filter().clone(), Arc::clone(&cell)));
+                    held.push((filter.clone(), Arc::clone(&cell)));
                     cell
                 }
                 None => return None,
             }
         };
         // Made without the lock: other filters are answered meanwhile.
-        let mask = cell.get_or_init(|| Arc::new(GameMask::of(selection)));
+        let mask = cell.get_or_init(|| Arc::new(of()));
         Some(Arc::clone(mask))
     }
 }

@@ -110,7 +110,13 @@ impl<'a> Selection<'a> {
         if self.all {
             return None;
         }
-        hot.masks().get(self, occurrences >= hot.min())
+        hot.masks()
+            .get(&self.filter, occurrences >= hot.min(), || self.mask())
+    }
+
+    /// The mask of the games it keeps, made now (one test of each game, on all cores).
+    pub fn mask(&self) -> GameMask {
+        GameMask::of(self.columns.len(), |id| self.kept(id).map(|f| f.winner))
     }
 
     /// Whether every game passes.
