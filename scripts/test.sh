@@ -161,9 +161,10 @@ core_other_targets() {
 firmware_identical_replies() {
   local bin log="$LOG_DIR/firmware-qemu.log"
   # --workspace: the features of the workspace test step, so that nothing is compiled again.
+  # (The package's artifacts are its test binary and its binaries; the test is `integration`.)
   bin=$(cargo test --release --workspace --test integration --no-run --message-format=json 2>/dev/null |
     grep -F '"manifest_path":"'"$ROOT"'/host-tools/Cargo.toml"' |
-    grep -o '"executable":"[^"]*"' | cut -d'"' -f4)
+    grep -o '"executable":"[^"]*"' | cut -d'"' -f4 | grep '/integration-[0-9a-f]*$')
   if [ -z "$bin" ] || [ ! -x "$bin" ]; then
     echo "error: the kifudex package's integration test binary was not found" >&2
     return 1
