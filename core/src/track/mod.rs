@@ -32,9 +32,12 @@
 //!   nothing else changed, is moved there, provisional again (a phantom that stood
 //!   [`STABLE`] snapshots, then the real move);
 //! - provisional stones missing below a later move whose stone stands are not phantoms
-//!   when two or more recorded stones are missing within a hand's area (3x3 points), or,
-//!   without times, when two or more later moves stand above the missing one: they are
-//!   [`Condition::Restore`], and the record keeps its order;
+//!   when two or more recorded stones are missing within a hand's area (3x3 points), or
+//!   when the record without them does not explain the standing stones (colours
+//!   alternating, legal, no stone before one that showed on an earlier reading): they are
+//!   [`Condition::Restore`], and the record keeps its order; when moves taken back as
+//!   phantoms show again with the record's later stones, the record taken back returns in
+//!   its order;
 //! - a captured stone of the side to move still on the board (another of the capture's
 //!   stones lifted) whose move captures the recorded stones now missing is that side's
 //!   retake, played between two readings: the capturing stone was taken;
@@ -47,7 +50,7 @@
 //! the board is consistent again. A pass cannot be seen: a stone of the side not to move is
 //! [`Condition::WrongColor`].
 //!
-//! Memory: a [`Tracker`] is 2,560 bytes (the record 2,208 with its 1,024 moves; the
+//! Memory: a [`Tracker`] is 2,724 bytes (the record 2,208 with its 1,024 moves; the
 //! record's position, a board of stones only; the captured stones; the provisional moves'
 //! counts; the moves last taken back). Everything is fixed arrays and bit sets, nothing panics on any snapshot.
 
@@ -80,9 +83,12 @@ const HIDDEN_MIN: usize = 2;
 /// How far apart (across and down) the stones a hand hides may lie: a 3x3 area.
 const HAND_SPAN: u8 = 2;
 
-/// Later moves standing above one missing provisional stone that make it a stone lifted or
-/// hidden, not a phantom (without `t=`).
-const STANDING_MIN: usize = 2;
+/// The most new stones of a snapshot remembered as waiting to be recorded (see
+/// [`Tracker::phantoms_explain`]).
+const MAX_WAITING: usize = 4;
+
+/// No point (an empty slot of `y * 19 + x` indices).
+const NONE: u16 = u16::MAX;
 
 /// The most new stones tried as the move that captured a provisional move's stone.
 const MAX_TRIED: usize = 4;
@@ -173,6 +179,15 @@ pub struct Tracker {
     seen: [u8; MAX_PROVISIONAL],
     /// The time of the first of those snapshots (with `t=`).
     seen_since: [u32; MAX_PROVISIONAL],
+    /// The reading on which each provisional move's stone first showed, as
+    /// [`Tracker::readings`] counts them (0: on a reading before the one that recorded it).
+    shown_at: [u16; MAX_PROVISIONAL],
+    /// Snapshots judged so far (wrapping, never 0).
+    readings: u16,
+    /// The new stones of the last snapshot that were not recorded (waiting for a move
+    /// that explains them: `y * 19 + x`, [`NONE`] for none), and whether there were more.
+    waiting: [u16; MAX_WAITING],
+    waiting_more: bool,
     /// The time of the first snapshot of the `captured_gone` ones (with `t=`).
     gone_since: u32,
     /// The current snapshot's time, if it carries one.
@@ -218,6 +233,10 @@ impl Tracker {
             settled: 0,
             seen: [0; MAX_PROVISIONAL],
             seen_since: [0; MAX_PROVISIONAL],
+            shown_at: [0; MAX_PROVISIONAL],
+            readings: 0,
+            waiting: [NONE; MAX_WAITING],
+            waiting_more: false,
             gone_since: 0,
             now: None,
             want_size: None,
@@ -435,9 +454,20 @@ impl Tracker {
                 self.settle_one();
             }
         }
+        self.readings = self.readings.wrapping_add(1).max(1);
         self.take_back_missing(&seen);
         self.note_captured(&seen);
+        if self.difference(&seen) != (PointSet::EMPTY, PointSet::EMPTY) {
+            self.branch_returns(&seen);
+        }
         let verdict = self.judge(&seen);
+        let occupied = *self.board.stones(Color::Black) | *self.board.stones(Color::White);
+        let waiting = (seen[0] | seen[1]) - occupied;
+        self.waiting = [NONE; MAX_WAITING];
+        for (slot, p) in self.waiting.iter_mut().zip(waiting.iter()) {
+            *slot = p.index19();
+        }
+        self.waiting_more = waiting.len() > MAX_WAITING;
         if verdict == Seen::Consistent {
             self.count_provisional();
         }
@@ -599,6 +629,11 @@ impl Tracker {
                 if let Some(p) = Point::from_index19(p) {
                     let _ = self.record.push(p);
                 }
+                // Their stones showed before (they were recorded once).
+                let k = i.wrapping_sub(self.settled());
+                if let Some(s) = self.shown_at.get_mut(k) {
+                    *s = 0;
+                }
             }
         } else {
             self.record.truncate(keep);
@@ -616,13 +651,73 @@ impl Tracker {
         self.generation = self.generation.wrapping_add(1);
     }
 
+    /// Whether the moves last taken back come back: played again in their order after
+    /// the record's moves before them, they give the snapshot's position exactly, and the
+    /// record since is the same stones (a stone lifted or misread below moves read at once
+    /// was taken for a phantom and the moves above it recorded again in the other order;
+    /// back on the board, it was no phantom). Then the record is that branch again, its
+    /// moves provisional.
+    fn branch_returns(&mut self, seen: &[PointSet; 2]) -> bool {
+        let (at, n) = (self.undone_at as usize, self.undone_len as usize);
+        let len = self.record.len();
+        let undone = &self.undone;
+        let Some(branch) = undone.get(..n) else {
+            return false;
+        };
+        if n == 0 || at < self.settled() || at > len || at + n > MAX_MOVES {
+            return false;
+        }
+        if (at..len).any(|i| {
+            self.record
+                .point(i)
+                .is_none_or(|p| !branch.contains(&p.index19()))
+        }) {
+            return false;
+        }
+        let mut board = Board::empty(self.record.size(), Rules::STANDARD);
+        let _ = self.record.replay_to(&mut board, at, |_, _| {});
+        let mut color = self.record.color_of(at);
+        for &p in branch {
+            match Point::from_index19(p) {
+                Some(p) if board.play(color, Move::Play(p)).is_ok() => {}
+                _ => return false,
+            }
+            color = color.opponent();
+        }
+        if *board.stones(Color::Black) != seen[0] || *board.stones(Color::White) != seen[1] {
+            return false;
+        }
+        self.record.truncate(at);
+        for &p in branch {
+            if let Some(p) = Point::from_index19(p) {
+                let _ = self.record.push(p);
+            }
+        }
+        self.board = board;
+        self.undone_len = 0;
+        self.doubtful = false;
+        let from = (at - self.settled()).min(MAX_PROVISIONAL);
+        self.seen[from..].fill(0);
+        self.shown_at[from..].fill(0);
+        while self.record.len() - self.settled() > MAX_PROVISIONAL {
+            self.settle_one();
+        }
+        let occupied = *self.board.stones(Color::Black) | *self.board.stones(Color::White);
+        for c in &mut self.captured {
+            *c = *c - occupied;
+        }
+        self.generation = self.generation.wrapping_add(1);
+        true
+    }
+
     /// Whether the provisional moves from `from` missing from the snapshot are hidden (a
     /// hand over them, stones lifted and put back) rather than phantoms: a later move's
     /// stone stands above the first of them, and either [`HIDDEN_MIN`] or more recorded
     /// stones are missing, all within a hand's area ([`HAND_SPAN`]; two phantoms at once
-    /// lie anywhere), or, without `t=`, [`STANDING_MIN`] or more later moves stand above
-    /// it (no phantom has two moves played on top of it before it goes). Then the record
-    /// is kept up to that standing move (the length returned): the missing stones are to
+    /// lie anywhere), or the record without them does not explain the standing stones
+    /// ([`Tracker::phantoms_explain`]: a phantom's colour, taken back, leaves the standing
+    /// stones one too many of a colour, or an order that is not legal). Then the record is
+    /// kept up to that standing move (the length returned): the missing stones are to
     /// restore ([`Condition::Restore`]), nothing is taken back and re-recorded out of
     /// order.
     fn hidden_below_standing(&self, from: usize, seen: &[PointSet; 2]) -> Option<usize> {
@@ -641,10 +736,105 @@ impl Tracker {
         let first = (from..len).find(|&i| missing(i))?;
         let top = (first..len).rev().find(|&i| stands(i))?;
         let hidden = self.difference(seen).0;
-        let standing = (first..=top).filter(|&i| stands(i)).count();
         let hand = hidden.len() >= HIDDEN_MIN && within_hand(hidden, HAND_SPAN);
-        let stacked = standing >= STANDING_MIN && self.now.is_none();
-        (hand || stacked).then_some(top + 1)
+        (hand || !self.phantoms_explain(first, seen)).then_some(top + 1)
+    }
+
+    /// Whether the record's moves from `first` on, those missing from the snapshot taken
+    /// back as phantoms, explain the stones that stand: played again from the position
+    /// after `first` moves, colours alternating from the side to move there (each colour's
+    /// stones in their recorded order, perhaps followed by the snapshot's new stones), every
+    /// one is legal, the position is the snapshot's but for the stones still to lift, and
+    /// no stone comes before one that showed on an earlier reading. (One phantom of one
+    /// colour below a move of the other that stands does not explain it, nothing else
+    /// new: the standing stone would be the side not to move's; nor does a phantom below
+    /// two moves read one after the other, which would play the later first: a stone
+    /// lifted or hidden there stays, to restore.)
+    fn phantoms_explain(&self, first: usize, seen: &[PointSet; 2]) -> bool {
+        let occupied = *self.board.stones(Color::Black) | *self.board.stones(Color::White);
+        let new = [
+            seen[0] - occupied - self.captured[0],
+            seen[1] - occupied - self.captured[1],
+        ];
+        self.replays(first, seen, [PointSet::EMPTY; 2])
+            || (!(new[0] | new[1]).is_empty() && self.replays(first, seen, new))
+    }
+
+    /// [`Tracker::phantoms_explain`] with the new stones `new` played after the standing
+    /// ones of their colour.
+    fn replays(&self, first: usize, seen: &[PointSet; 2], new: [PointSet; 2]) -> bool {
+        const MOST: usize = MAX_PROVISIONAL + MAX_WAITING;
+        let len = self.record.len();
+        // The stones to play again by colour, in their order: (order, point, shown at).
+        let mut stones = [[(0usize, 0u16, 0u16); MOST]; 2];
+        let mut count = [0usize; 2];
+        let mut dropped = PointSet::EMPTY;
+        let mut add = |c: Color, entry: (usize, u16, u16)| match stones[c.index()]
+            .get_mut(count[c.index()])
+        {
+            Some(slot) => {
+                *slot = entry;
+                count[c.index()] += 1;
+                true
+            }
+            None => false,
+        };
+        for i in first..len {
+            let Some((c, Move::Play(p))) = self.record.get(i) else {
+                return false;
+            };
+            if is_missing(&self.board, (c, Move::Play(p)), seen) {
+                dropped.insert(p);
+                continue;
+            }
+            let shown = self
+                .shown_at
+                .get(i.wrapping_sub(self.settled()))
+                .copied()
+                .unwrap_or(0);
+            if !add(c, (i, p.index19(), shown)) {
+                return false;
+            }
+        }
+        for c in [Color::Black, Color::White] {
+            for p in new[c.index()].iter() {
+                let waited = self.waiting_more || self.waiting.contains(&p.index19());
+                let shown = if waited { 0 } else { self.readings };
+                if !add(c, (len, p.index19(), shown)) {
+                    return false;
+                }
+            }
+        }
+        // Whether `a` is a reading before `b` (0: before any).
+        let before = |a: u16, b: u16| b != 0 && (a == 0 || (b.wrapping_sub(a) as i16) > 0);
+        let mut board = Board::empty(self.record.size(), Rules::STANDARD);
+        let _ = self.record.replay_to(&mut board, first, |_, _| {});
+        let mut color = self.record.color_of(first);
+        let mut next = [0usize; 2];
+        for _ in 0..count[0] + count[1] {
+            let (k, o) = (color.index(), color.opponent().index());
+            let Some(&(i, p, shown)) = stones[k].get(next[k]).filter(|_| next[k] < count[k]) else {
+                return false;
+            };
+            // The other colour's stones still to play that come before this one must not
+            // have shown on an earlier reading.
+            let later_first = stones[o]
+                .iter()
+                .take(count[o])
+                .skip(next[o])
+                .any(|&(j, _, at)| j < i && before(at, shown));
+            let Some(p) = Point::from_index19(p) else {
+                return false;
+            };
+            if later_first || board.play(color, Move::Play(p)).is_err() {
+                return false;
+            }
+            next[k] += 1;
+            color = color.opponent();
+        }
+        [Color::Black, Color::White]
+            .iter()
+            .all(|&c| *board.stones(c) == (*self.board.stones(c) - dropped) | new[c.index()])
     }
 
     /// Forgets the captured stones once all of them have read empty [`STABLE`] times in a
@@ -700,6 +890,7 @@ impl Tracker {
     fn settle_one(&mut self) {
         self.seen.copy_within(1.., 0);
         self.seen_since.copy_within(1.., 0);
+        self.shown_at.copy_within(1.., 0);
         if let Some(last) = self.seen.last_mut() {
             *last = 0;
         }
@@ -1043,6 +1234,13 @@ impl Tracker {
         let i = self.record.len() - self.settled() - 1;
         if let Some(s) = self.seen.get_mut(i) {
             *s = 0;
+        }
+        if let Some(s) = self.shown_at.get_mut(i) {
+            let waited = |p: Point| self.waiting_more || self.waiting.contains(&p.index19());
+            *s = match p {
+                Some(p) if !waited(p) => self.readings,
+                _ => 0,
+            };
         }
         self.generation = self.generation.wrapping_add(1);
     }
