@@ -84,7 +84,9 @@ pub(super) fn parse(bytes: &[u8], path: &str, member: Option<&str>) -> ParsedFil
     rec.info.white_rank = text(b"PlayerW", 1);
     rec.info.event = get(b"Title")
         .and_then(|(v, _)| lines::text_of(v.trim_ascii().trim_ascii_end(), enc))
-        .map(|t| t.trim_end_matches(',').to_owned())
+        // The trailing commas of the line's empty fields, and the spaces between them (a
+        // control character before a comma is a space once read: found by fuzzing).
+        .map(|t| t.trim_end_matches([',', ' ']).to_owned())
         .filter(|t| !t.is_empty());
     rec.info.place = text(b"Place", 0);
     rec.info.rules = text(b"Rule", 0);
