@@ -9,6 +9,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::records::seven_z;
 use kifudex::indexing::{self, BuildOptions};
 use kifudex::input::Limits;
 use kifudex::sgf;
@@ -62,7 +63,7 @@ fn archive(dir: &Path, ext: &str, members: &[(&str, Vec<u8>)]) -> PathBuf {
             }
             z.finish().unwrap().into_inner()
         }
-        "7z" => seven_zip_of(members, None),
+        "7z" => seven_z(members, true, None),
         other => panic!("{other}"),
     };
     std::fs::write(&path, bytes).unwrap();
@@ -80,28 +81,6 @@ fn tar_of(members: &[(&str, Vec<u8>)]) -> Vec<u8> {
         b.append_data(&mut h, name, &bytes[..]).unwrap();
     }
     b.into_inner().unwrap()
-}
-
-/// A `.7z` archive of `members`, in memory, compressed by `method` (the writer's default
-/// when `None`).
-fn seven_zip_of(
-    members: &[(&str, Vec<u8>)],
-    method: Option<sevenz_rust2::EncoderConfiguration>,
-) -> Vec<u8> {
-    let mut w = sevenz_rust2::ArchiveWriter::new(std::io::Cursor::new(Vec::new())).unwrap();
-    if let Some(m) = method {
-        w.set_content_methods(vec![m]);
-    }
-    let entries = members
-        .iter()
-        .map(|(n, _)| sevenz_rust2::ArchiveEntry::new_file(n))
-        .collect();
-    let readers = members
-        .iter()
-        .map(|(_, b)| sevenz_rust2::SourceReader::new(&b[..]))
-        .collect();
-    w.push_archive_entries(entries, readers).unwrap();
-    w.finish().unwrap().into_inner()
 }
 
 /// Writes a `.tar.xz` or a `.7z` (LZMA2) of `members` compressed with a dictionary of
@@ -124,7 +103,7 @@ fn archive_with_dictionary(
         "7z" => {
             let mut lzma2 = sevenz_rust2::encoder_options::Lzma2Options::from_level(1);
             lzma2.set_dictionary_size(dictionary);
-            seven_zip_of(members, Some(lzma2.into()))
+            seven_z(members, true, Some(lzma2.into()))
         }
         other => panic!("{other}"),
     };

@@ -409,13 +409,21 @@ fn xz(bytes: &[u8]) -> Vec<u8> {
     w.finish().unwrap()
 }
 
-/// A `.7z` archive of the members, in one solid block (7-Zip's default) or one block each.
-fn seven_z(members: &[(String, Vec<u8>)], solid: bool) -> Vec<u8> {
+/// A `.7z` archive of the members, in one solid block (7-Zip's default) or one block each,
+/// coded by `method` (default: the writer's LZMA2).
+pub(crate) fn seven_z<N: AsRef<str>>(
+    members: &[(N, Vec<u8>)],
+    solid: bool,
+    method: Option<sevenz_rust2::EncoderConfiguration>,
+) -> Vec<u8> {
     let mut w = sevenz_rust2::ArchiveWriter::new(std::io::Cursor::new(Vec::new())).unwrap();
+    if let Some(m) = method {
+        w.set_content_methods(vec![m]);
+    }
     if solid {
         let entries = members
             .iter()
-            .map(|(n, _)| sevenz_rust2::ArchiveEntry::new_file(n))
+            .map(|(n, _)| sevenz_rust2::ArchiveEntry::new_file(n.as_ref()))
             .collect();
         let readers = members
             .iter()
@@ -424,8 +432,11 @@ fn seven_z(members: &[(String, Vec<u8>)], solid: bool) -> Vec<u8> {
         w.push_archive_entries(entries, readers).unwrap();
     } else {
         for (n, b) in members {
-            w.push_archive_entry(sevenz_rust2::ArchiveEntry::new_file(n), Some(&b[..]))
-                .unwrap();
+            w.push_archive_entry(
+                sevenz_rust2::ArchiveEntry::new_file(n.as_ref()),
+                Some(&b[..]),
+            )
+            .unwrap();
         }
     }
     w.finish().unwrap().into_inner()
@@ -477,8 +488,8 @@ fn archives_give_the_index_of_their_games_as_plain_files() {
         ("games.tbz2", bz2(&t)),
         ("games.tar.xz", xz(&t)),
         ("games.txz", xz(&t)),
-        ("games.7z", seven_z(&members, true)),
-        ("blocks.7z", seven_z(&members, false)),
+        ("games.7z", seven_z(&members, true, None)),
+        ("blocks.7z", seven_z(&members, false, None)),
     ];
     let (files, skipped) = collect_sources(&[&plain]);
     assert_eq!(skipped.len(), 1);
@@ -528,7 +539,7 @@ fn records_inside_archives_read_as_the_files_alone() {
     for (name, bytes) in [
         ("r.tar.bz2", bz2(&t)),
         ("r.tar.xz", xz(&t)),
-        ("r.7z", seven_z(&members, true)),
+        ("r.7z", seven_z(&members, true, None)),
     ] {
         let mut sources = Vec::new();
         let mut skipped = Vec::new();
@@ -553,8 +564,8 @@ fn damaged_archives_are_reported() {
     for (name, bytes) in [
         ("g.tar.bz2", bz2(&t)),
         ("g.tar.xz", xz(&t)),
-        ("g.7z", seven_z(&members, true)),
-        ("h.7z", seven_z(&members, false)),
+        ("g.7z", seven_z(&members, true, None)),
+        ("h.7z", seven_z(&members, false, None)),
     ] {
         for cut in [0, 10, bytes.len() / 3, bytes.len() / 2] {
             let mut sources = Vec::new();
@@ -612,7 +623,7 @@ fn the_command_line_builds_records_and_writes_them_as_sgf() {
             )
         })
         .collect();
-    std::fs::write(dir.join("more.7z"), seven_z(&members, true)).unwrap();
+    std::fs::write(dir.join("more.7z"), seven_z(&members, true, None)).unwrap();
     let index = dir.join("r.kdx");
     let s = |p: &Path| p.to_str().unwrap().to_owned();
     let o = kifudex(&[
