@@ -30,7 +30,11 @@
 //!   later moves they are played first, in their order;
 //! - a settled last move whose stone goes while one stone of its colour shows elsewhere,
 //!   nothing else changed, is moved there, provisional again (a phantom that stood
-//!   [`STABLE`] snapshots, then the real move);
+//!   [`STABLE`] snapshots, then the real move); a last move whose stone goes while one of
+//!   its colour shows on a neighbouring point, where played instead (with the other side's
+//!   answer read at once, perhaps) it gives the snapshot exactly but for the stones it
+//!   captured, still to lift, is moved there too (a stone slid onto a point where it
+//!   captures);
 //! - provisional stones missing below a later move whose stone stands are not phantoms
 //!   when two or more recorded stones are missing within a hand's area (3x3 points), or
 //!   when the record without them does not explain the standing stones (colours
@@ -48,7 +52,9 @@
 //! A recorded stone that reads empty (flicker, a hand, a stone lifted) is answered
 //! [`Condition::Restore`] while it is missing, and nothing else happens: when it is back
 //! the board is consistent again. A pass cannot be seen: a stone of the side not to move is
-//! [`Condition::WrongColor`].
+//! [`Condition::WrongColor`]; the `pass` button leaves a provisional last move provisional
+//! (a phantom stone of the side that passed, taken back when it goes, gives that side the
+//! pass).
 //!
 //! Memory: a [`Tracker`] is 2,724 bytes (the record 2,208 with its 1,024 moves; the
 //! record's position, a board of stones only; the captured stones; the provisional moves'
@@ -89,6 +95,10 @@ const MAX_WAITING: usize = 4;
 
 /// No point (an empty slot of `y * 19 + x` indices).
 const NONE: u16 = u16::MAX;
+
+/// The most new stones a re-explanation plays after the last move it takes back (see
+/// [`Tracker::reexplained`]).
+const REEXPLAIN_STONES: usize = 3;
 
 /// The most new stones tried as the move that captured a provisional move's stone.
 const MAX_TRIED: usize = 4;
@@ -344,10 +354,13 @@ impl Tracker {
     }
 
     /// The side to move passes (the `pass` button): the pass is recorded and every move
-    /// before it is final (the players saw the board). An open handicap setup closes
-    /// with the stones placed so far. Nothing happens before the first snapshot or with
-    /// a full record (`false`).
+    /// before it is final (the players saw the board), but for the last one while it is
+    /// provisional: a phantom stone of the side that passed, recorded just before, whose
+    /// stone then goes is taken back and the pass given to that side. An open handicap
+    /// setup closes with the stones placed so far. Nothing happens before the first
+    /// snapshot or with a full record (`false`).
     pub fn pass(&mut self) -> bool {
+        let before = self.record.len();
         if self.is_waiting() || self.undo_pending || !self.record.push_pass() {
             return false;
         }
@@ -356,8 +369,22 @@ impl Tracker {
         let _ = self
             .board
             .play(self.record.color_of(self.record.len() - 1), Move::Pass);
-        self.settled = self.record.len() as u16;
-        self.seen = [0; MAX_PROVISIONAL];
+        let last_played = matches!(
+            self.record.get(before.wrapping_sub(1)),
+            Some((_, Move::Play(_)))
+        );
+        if self.settled() < before && last_played {
+            // The last move stays provisional, the pass above it too.
+            while self.settled() + 1 < before {
+                self.settle_one();
+            }
+            if let Some(s) = self.seen.get_mut(1) {
+                *s = 0;
+            }
+        } else {
+            self.settled = self.record.len() as u16;
+            self.seen = [0; MAX_PROVISIONAL];
+        }
         self.undone_len = 0;
         self.generation = self.generation.wrapping_add(1);
         true
@@ -585,28 +612,30 @@ impl Tracker {
             return;
         };
         let record = &self.record;
-        let (mut keep, mut board) =
+        let (mut keep, mut board, mut last_captures) =
             longest_explained(record, first, len, seen, |i| record.get(i).map(|m| m.1));
         let mut from_undone = false;
         let undone_at = self.undone_at as usize;
         if self.undone_len > 0 && undone_at <= first {
             let undone = &self.undone;
             let end = undone_at + self.undone_len as usize;
-            let (n, b) = longest_explained(record, undone_at, end, seen, |i| {
+            let (n, b, c) = longest_explained(record, undone_at, end, seen, |i| {
                 undone
                     .get(i - undone_at)
                     .and_then(|&p| Point::from_index19(p))
                     .map(Move::Play)
             });
             if n > keep {
-                (keep, board, from_undone) = (n, b, true);
+                (keep, board, last_captures, from_undone) = (n, b, c, true);
             }
         }
         if !from_undone {
             if let Some(top) = self.hidden_below_standing(keep, seen) {
                 // A hand over stones below a later move that stands: they stay, to restore.
                 keep = top;
-                let _ = self.record.replay_to(&mut board, keep, |_, _| {});
+                let _ = self
+                    .record
+                    .replay_to(&mut board, keep, |_, c| last_captures = *c);
             }
         }
         if keep == len && !from_undone {
@@ -636,7 +665,18 @@ impl Tracker {
                 }
             }
         } else {
+            // The passes above the moves taken back were buttons pressed: they stay, given
+            // to the side then to move.
+            let passes = (keep..len)
+                .filter(|&i| matches!(self.record.get(i), Some((_, Move::Pass))))
+                .count();
             self.record.truncate(keep);
+            for _ in 0..passes {
+                let color = self.record.to_move();
+                if self.record.push_pass() {
+                    let _ = board.play(color, Move::Pass);
+                }
+            }
         }
         (self.undone, self.undone_at, self.undone_len) = (taken, base as u16, n);
         self.doubtful = false;
@@ -648,6 +688,11 @@ impl Tracker {
         for c in &mut self.captured {
             *c = *c - occupied;
         }
+        // Captured stones are left over from before the last move only when that move did
+        // not capture them (a phantom recorded above a capture and taken back leaves the
+        // capture the last move's again).
+        let captured = self.captured[0] | self.captured[1];
+        self.carried = !captured.is_subset(&last_captures);
         self.generation = self.generation.wrapping_add(1);
     }
 
@@ -906,6 +951,8 @@ impl Tracker {
     /// again (both players may have moved between two snapshots; a phantom stone of the
     /// other colour becomes a provisional move, taken back when it goes).
     fn judge(&mut self, seen: &[PointSet; 2]) -> Seen {
+        // Whether the record was re-explained (once a snapshot at most).
+        let mut retold = false;
         loop {
             let record = [
                 *self.board.stones(Color::Black),
@@ -952,19 +999,27 @@ impl Tracker {
             if let Some(p) = pick {
                 let mut after = self.board.clone();
                 match after.play(to_move, Move::Play(p)) {
-                    // The move explains every recorded stone missing (it captured them), or
-                    // the next stone does; or the missing stones are final ones, lifted or
-                    // knocked off, to put back while the game goes on (a `fix` ignored).
-                    Ok(caps)
-                        if missing.is_subset(&caps.points)
+                    Ok(caps) => {
+                        // The move explains every recorded stone missing (it captured
+                        // them), or the next stone does; else the record re-explained may
+                        // (a settled move slid, the next move with it); else the missing
+                        // stones are final ones, lifted or knocked off, to put back while
+                        // the game goes on (a `fix` ignored).
+                        let rest = missing - caps.points;
+                        let direct = rest.is_empty()
                             || self.next_explains(
                                 &after,
                                 fresh - PointSet::single(p),
                                 &seen[to_move.opponent().index()],
-                                missing - caps.points,
-                            )
-                            || self.all_settled(missing - caps.points) =>
-                    {
+                                rest,
+                            );
+                        if !direct && !retold && self.reexplained(seen) {
+                            retold = true;
+                            continue;
+                        }
+                        if !direct && !self.all_settled(rest) {
+                            return fix(Condition::Restore, rest);
+                        }
                         if !self.record.push(p) {
                             return fix(Condition::RecordFull, PointSet::single(p));
                         }
@@ -978,7 +1033,6 @@ impl Tracker {
                         self.played(after, caps.points, to_move, carry, seen);
                         continue;
                     }
-                    Ok(caps) => return fix(Condition::Restore, missing - caps.points),
                     Err(_) if missing.is_empty() && left.is_empty() && fresh.len() == 1 => {
                         return fix(Condition::IllegalMove, PointSet::single(p))
                     }
@@ -986,6 +1040,10 @@ impl Tracker {
                 }
             }
             if left.is_empty() && self.moved_last(missing, fresh, seen) {
+                continue;
+            }
+            if !retold && self.reexplained(seen) {
+                retold = true;
                 continue;
             }
             if missing.is_empty() && self.contradicted(fresh, seen) {
@@ -1180,6 +1238,104 @@ impl Tracker {
         }
     }
 
+    /// Whether the record without its last move (settled or not), whose stone is gone,
+    /// followed by a short sequence of the snapshot's new stones (at most
+    /// [`REEXPLAIN_STONES`]; colours alternating from the move taken back, each legal, a
+    /// stone of its colour next to the stone gone), gives the snapshot's position exactly,
+    /// but for stones the sequence captured that are still to lift: the last move's stone
+    /// slid to a neighbour where it captures, perhaps with the other side's answer read at
+    /// once. The sequence must be the only one that explains the snapshot (two orders of
+    /// the same stones that both do are undecidable: nothing changes). Then the record is
+    /// that one, its new moves provisional, the move taken back the branch that may come
+    /// back. (Taking back two moves let a stone flickering below the last move and a stone
+    /// of its colour played two moves later pass for a slide.)
+    fn reexplained(&mut self, seen: &[PointSet; 2]) -> bool {
+        let len = self.record.len();
+        let occupied = *self.board.stones(Color::Black) | *self.board.stones(Color::White);
+        let fresh = (seen[0] | seen[1]) - occupied;
+        let Some((first, Move::Play(gone))) = self.record.get(len.wrapping_sub(1)) else {
+            // No move, or a pass (a button pressed: final).
+            return false;
+        };
+        if fresh.is_empty()
+            || fresh.len() > REEXPLAIN_STONES
+            || !self.board.stones(first).contains(gone)
+            || seen[first.index()].contains(gone)
+        {
+            return false;
+        }
+        let mut base = Board::empty(self.record.size(), Rules::STANDARD);
+        if self
+            .record
+            .replay_to(&mut base, len - 1, |_, _| {})
+            .is_err()
+        {
+            return false;
+        }
+        let occupied = *base.stones(Color::Black) | *base.stones(Color::White);
+        let new = [seen[0] - occupied, seen[1] - occupied];
+        let m = new[0].len() + new[1].len();
+        let ours = new[first.index()];
+        let theirs = new[first.opponent().index()];
+        let slid = PointSet::single(gone)
+            .neighbours(self.record.size())
+            .intersects(&ours);
+        if !slid || m > REEXPLAIN_STONES || ours.len() != m.div_ceil(2) || theirs.len() != m / 2 {
+            return false;
+        }
+        // The sequences: ours at even places, theirs at odd ones (at most two of ours, one
+        // of theirs: two orders at most).
+        let (a, b, c) = (ours.first(), theirs.first(), ours.iter().nth(1));
+        let orders: [[Option<Point>; REEXPLAIN_STONES]; 2] = [[a, b, c], [c, b, a]];
+        let tries = if c.is_some() { 2 } else { 1 };
+        let mut found = None;
+        let mut answers = 0;
+        for order in orders.iter().take(tries) {
+            if explains(&base, first, order, seen) {
+                answers += 1;
+                found = Some(*order);
+            }
+        }
+        let Some(order) = found.filter(|_| answers == 1) else {
+            return false;
+        };
+        self.record.truncate(len - 1);
+        if self.settled() >= len {
+            self.settled = (len - 1) as u16;
+            self.seen = [0; MAX_PROVISIONAL];
+            self.shown_at = [0; MAX_PROVISIONAL];
+        } else {
+            let at = (len - 1 - self.settled()).min(MAX_PROVISIONAL);
+            self.seen[at..].fill(0);
+            self.shown_at[at..].fill(0);
+        }
+        self.undone[0] = gone.index19();
+        (self.undone_at, self.undone_len) = ((len - 1) as u16, 1);
+        self.board = base;
+        // The stones the move taken back captured are recorded stones again.
+        self.captured = [PointSet::EMPTY; 2];
+        self.doubtful = false;
+        let mut color = first;
+        for &p in order.iter().flatten() {
+            let mut after = self.board.clone();
+            let Ok(caps) = after.play(color, Move::Play(p)) else {
+                return true;
+            };
+            if !self.record.push(p) {
+                return true;
+            }
+            // Captured stones still on the board stay to lift (not those played on).
+            let occupied = *after.stones(Color::Black) | *after.stones(Color::White);
+            let carry = [
+                (self.captured[0] & seen[0]) - occupied,
+                (self.captured[1] & seen[1]) - occupied,
+            ];
+            self.played(after, caps.points, color, carry, seen);
+            color = color.opponent();
+        }
+        true
+    }
+
     /// Whether, after a move (the position `after`), the one other new stone `others` is a
     /// stone of the other side (`theirs`) whose move captures every recorded stone still
     /// `missing`: both players moved between two snapshots, and the second move captured.
@@ -1257,6 +1413,33 @@ fn within_hand(points: PointSet, span: u8) -> bool {
     x1.saturating_sub(x0) <= span && y1.saturating_sub(y0) <= span
 }
 
+/// Whether the stones `order` (those given, colours alternating from `first`), played on
+/// `base`, are each legal and give the snapshot's position but for captured stones still
+/// on the board.
+fn explains(
+    base: &Board<StonesOnly>,
+    first: Color,
+    order: &[Option<Point>],
+    seen: &[PointSet; 2],
+) -> bool {
+    let mut board = base.clone();
+    let mut captured = [PointSet::EMPTY; 2];
+    let mut color = first;
+    for &p in order.iter().flatten() {
+        let Ok(caps) = board.play(color, Move::Play(p)) else {
+            return false;
+        };
+        if let Some(opp) = captured.get_mut(color.opponent().index()) {
+            *opp |= caps.points;
+        }
+        color = color.opponent();
+    }
+    [Color::Black, Color::White].iter().all(|&c| {
+        let (stones, shown) = (*board.stones(c), seen[c.index()]);
+        stones.is_subset(&shown) && (shown - stones).is_subset(&captured[c.index()])
+    })
+}
+
 /// A fix verdict.
 fn fix(condition: Condition, points: PointSet) -> Seen {
     Seen::Fix(Fix { condition, points })
@@ -1274,20 +1457,21 @@ fn is_missing(board: &Board<StonesOnly>, (color, mv): (Color, Move), seen: &[Poi
 /// The longest record `record[..first]` then the moves `point(first..end)` (colours
 /// alternating) explains the snapshot as far as its provisional moves go: every move from
 /// `first` whose stone is missing is captured by one new stone of the side to move (see
-/// [`captured_by_next`]). At least `first` moves; with the position after them.
+/// [`captured_by_next`]). At least `first` moves; with the position after them and the
+/// stones the last of them captured.
 fn longest_explained(
     record: &Record,
     first: usize,
     end: usize,
     seen: &[PointSet; 2],
     point: impl Fn(usize) -> Option<Move>,
-) -> (usize, Board<StonesOnly>) {
+) -> (usize, Board<StonesOnly>, PointSet) {
     // The record's position after `first` moves, then after each later one (with the
     // stones its last move captured, which may still be on the board).
     let mut board = Board::empty(record.size(), Rules::STANDARD);
     let mut last_captures = PointSet::EMPTY;
     let _ = record.replay_to(&mut board, first, |_, c| last_captures = *c);
-    let mut keep = (first, board.clone());
+    let mut keep = (first, board.clone(), last_captures);
     for n in first + 1..=end {
         let (color, Some(mv)) = (record.color_of(n - 1), point(n - 1)) else {
             break;
@@ -1305,7 +1489,7 @@ fn longest_explained(
             });
         let to_move = record.color_of(n);
         if captured_by_next(&board, to_move, gone, last_captures, seen) {
-            keep = (n, board.clone());
+            keep = (n, board.clone(), last_captures);
         }
     }
     keep
