@@ -559,6 +559,15 @@ impl Tracker {
                 self.setup_open = false;
                 return None;
             }
+            if seen[0].len() == n {
+                // The last handicap stone and a white stone in one reading: the black stones
+                // are the setup, the white one White's first move.
+                self.record.set_black_setup(seen[0]);
+                let _ = self.record.replay(&mut self.board, |_, _| {});
+                self.generation = self.generation.wrapping_add(1);
+                self.setup_open = false;
+                return None;
+            }
             return Some(fix(Condition::WrongColor, seen[1]));
         }
         if seen[0].len() > n {
@@ -639,6 +648,12 @@ impl Tracker {
             }
         }
         if keep == len && !from_undone {
+            return;
+        }
+        let pass_above = (keep..len).any(|i| matches!(self.record.get(i), Some((_, Move::Pass))));
+        if pass_above && !from_undone && self.difference(seen).0.len() >= HIDDEN_MIN {
+            // Stones missing with a pass above them: a hand over the board after the pass,
+            // not a phantom of the side that passed (they stay, to restore).
             return;
         }
         // The moves taken back now, remembered as the other branch.

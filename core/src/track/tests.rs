@@ -1413,3 +1413,44 @@ fn a_phantom_then_a_pass_gives_the_pass_to_the_side_that_pressed_it() {
     assert_eq!(moves(&t), "Bcc Wdd B- Wee B- W-");
     assert!(t.is_over());
 }
+
+#[test]
+fn a_hand_over_the_last_move_after_a_pass_is_no_phantom() {
+    // Black's cd, read once, then White's pass; a hand hides cc and cd: two stones
+    // missing at once are a hand, not a phantom of the side that passed: they are to
+    // restore, and the record keeps Black's cd and White's pass.
+    let mut t = started(&[".....", ".....", ".....", ".....", "....."]);
+    let dd = [".....", ".....", "..X..", "...O.", "....."];
+    for s in [[".....", ".....", "..X..", ".....", "....."], dd] {
+        for _ in 0..STABLE {
+            assert_eq!(t.see(&snap(&s)), Seen::Consistent);
+        }
+    }
+    let cd = [".....", ".....", "..X..", "..XO.", "....."];
+    assert_eq!(t.see(&snap(&cd)), Seen::Consistent);
+    assert!(t.pass());
+    assert_eq!(
+        t.see(&snap(&[".....", ".....", ".....", "...O.", "....."])),
+        fix(Condition::Restore, "cc,cd")
+    );
+    assert_eq!(moves(&t), "Bcc Wdd Bcd W-");
+    assert_eq!(t.see(&snap(&cd)), Seen::Consistent);
+    assert_eq!(moves(&t), "Bcc Wdd Bcd W-");
+}
+
+#[test]
+fn the_last_handicap_stone_and_white_s_first_move_in_one_reading_are_followed() {
+    // Handicap 2: one black stone, then the second with White's first move in the same
+    // reading: the two black stones are the setup, the white one White's move.
+    let mut t = Tracker::new();
+    t.reset_to(Some(Size::square(5).unwrap()), 2);
+    let one = [".....", ".X...", ".....", ".....", "....."];
+    t.start(&snap(&one), None);
+    assert_eq!(t.see(&snap(&one)), Seen::Consistent);
+    assert!(t.is_placing_handicap());
+    let both = [".....", ".X...", ".....", "...X.", "..O.."];
+    assert_eq!(t.see(&snap(&both)), Seen::Consistent);
+    assert!(!t.is_placing_handicap());
+    assert_eq!(moves(&t), "Wce");
+    assert_eq!(t.record().setup(Color::Black).len(), 2);
+}
