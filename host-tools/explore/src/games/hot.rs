@@ -57,6 +57,11 @@ pub struct HotPosition {
     /// Whether the games strictly increase (each game once: the occurrences are the
     /// position's game list as it is).
     pub firsts: bool,
+    /// Whether the occurrences are in the order of (game, move number), strictly: a game
+    /// that reaches the position more than once (the empty board of a game that opens with
+    /// two passes) has its occurrences together, its first one first. The position's game
+    /// list is then the occurrences that follow one of another game ([`HotPosition::first`]).
+    pub ordered: bool,
 }
 
 impl HotPosition {
@@ -78,13 +83,33 @@ impl HotPosition {
             occurrences: Vec::with_capacity(found.count()),
             slots: Vec::with_capacity(found.count()),
             firsts: false,
+            ordered: false,
         };
         for (o, s) in parts {
             p.occurrences.extend(o);
             p.slots.extend(s);
         }
         p.firsts = p.occurrences.windows(2).all(|w| w[0].game < w[1].game);
+        p.ordered = p
+            .occurrences
+            .windows(2)
+            .all(|w| (w[0].game, w[0].move_number) < (w[1].game, w[1].move_number));
         p
+    }
+
+    /// Whether occurrence `i` is its game's first one, in a position whose occurrences are
+    /// [`HotPosition::ordered`] (false past the occurrences).
+    #[inline]
+    pub fn first(&self, i: usize) -> bool {
+        let Some(o) = self.occurrences.get(i) else {
+            return false;
+        };
+        self.firsts
+            || i == 0
+            || self
+                .occurrences
+                .get(i - 1)
+                .is_none_or(|before| before.game != o.game)
     }
 
     /// Number of occurrences.
