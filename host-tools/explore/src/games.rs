@@ -18,7 +18,7 @@ mod pieces;
 mod select;
 
 pub use count::Tallies;
-pub use hot::{Hot, HotPosition, Warmed, HOT_CAPACITY, HOT_MIN};
+pub use hot::{Hot, HotPosition, ProfileKey, Warmed, HOT_CAPACITY, HOT_MIN, PROFILES};
 pub use mask::{GameMask, Masks, MASKS};
 pub use select::Selection;
 

@@ -41,9 +41,10 @@ pub fn years(
     // Every known year of the filter's games is a bin of its own, the games of no known
     // year bin 0 (no year is 0).
     let selection = Selection::new(filter, columns).with_hot(hot);
-    let by_year = Tallies::count(index, board, swap, &selection, 1 << 16, |id, _| {
-        Some(year_of(columns, id).map_or(0, |y| y as usize))
-    });
+    let by_year =
+        Tallies::count_profile(index, board, swap, &selection, "years", 1 << 16, |id, _| {
+            Some(year_of(columns, id).map_or(0, |y| y as usize))
+        });
     let years: BTreeSet<u16> = (1..=u16::MAX)
         .filter(|&y| by_year.has(y as usize))
         .collect();

@@ -17,6 +17,7 @@ use kifudex_core::transform::Transform;
 use kifudex_core::Color;
 
 use rayon::prelude::*;
+use std::sync::Arc;
 
 use super::hot::slot;
 use super::mask::GameMask;
@@ -113,6 +114,32 @@ impl Tallies {
             }?;
             Some((bin_of(game, &facts)?, facts.winner))
         })
+    }
+
+    /// [`Tallies::count`] for the profile `name` (its bins and `bin_of` the same for every
+    /// question so named): when `selection` keeps every game and reads a hot cache, and
+    /// the position is kept there, the tallies it keeps for the profile (counted now the
+    /// first time); else counted now.
+    #[allow(clippy::too_many_arguments)]
+    pub fn count_profile(
+        index: &Index<'_>,
+        board: &Board,
+        swap: bool,
+        selection: &Selection<'_>,
+        name: &'static str,
+        bins: usize,
+        bin_of: impl Fn(u32, &Facts) -> Option<usize> + Sync,
+    ) -> Arc<Tallies> {
+        let count = || Tallies::count(index, board, swap, selection, bins, &bin_of);
+        let kept = selection
+            .hot()
+            .filter(|_| selection.keeps_all())
+            .and_then(|hot| {
+                let found = index.find(board)?;
+                hot.get(index, &found)?;
+                hot.profile((name, found.start, swap), count)
+            });
+        kept.unwrap_or_else(|| Arc::new(count()))
     }
 
     /// [`Tallies::count`] in one bin, every game `selection` keeps: with a mask, each

@@ -27,7 +27,8 @@
 //!
 //! A [`Hot`] also keeps the masks of the filters asked lately ([`Hot::masks`],
 //! `mask.rs`): the games each filter keeps, one bit per game, made for the walks of many
-//! occurrences.
+//! occurrences; and the tallies of the unfiltered profiles asked lately at kept positions
+//! ([`Hot::profile`]: a position's next moves by year or by band of ranks, counted once).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -37,6 +38,7 @@ use kifudex_core::stored::encode_move;
 use kifudex_core::transform::Transform;
 use rayon::prelude::*;
 
+use super::count::Tallies;
 use super::mask::Masks;
 use super::pieces::pieces;
 
@@ -46,6 +48,18 @@ pub const HOT_MIN: usize = 8_192;
 
 /// Occurrences kept in all (by default): 14 bytes each, so at most about 59 MB.
 pub const HOT_CAPACITY: usize = 1 << 22;
+
+/// Profiles' tallies kept (the most recently used): a years profile's at the empty board
+/// of a million games is about 4.5 MB (a slot per year of 65,536, 98 KB a year counted),
+/// a ranks profile's under 1 MB; so at most about 36 MB.
+pub const PROFILES: usize = 8;
+
+/// What a profile's tallies count: its name (`years`, `ranks`), the position's first
+/// occurrence, and whether the colour-exchanged position is counted too.
+pub type ProfileKey = (&'static str, usize, bool);
+
+/// A profile's tallies being counted or counted (as [`Cell`]).
+type ProfileCell = Arc<OnceLock<Arc<Tallies>>>;
 
 /// One position's occurrences, in the index's order.
 pub struct HotPosition {
@@ -136,6 +150,7 @@ pub struct Hot {
     capacity: usize,
     held: Mutex<Held>,
     masks: Masks,
+    profiles: Mutex<Vec<(ProfileKey, ProfileCell)>>,
 }
 
 /// A kept position: walked once, by the first question that reaches it; the questions that
@@ -173,7 +188,43 @@ impl Hot {
             capacity,
             held: Mutex::new(Held::default()),
             masks: Masks::default(),
+            profiles: Mutex::new(Vec::new()),
         }
+    }
+
+    /// The tallies of the profile `key` (of every game: no filter), counted by `count`
+    /// the first time and kept, the [`PROFILES`] used last; the questions that ask for them
+    /// while they are counted wait for that count. `None` if the lock is poisoned.
+    pub fn profile(
+        &self,
+        key: ProfileKey,
+        count: impl FnOnce() -> Tallies,
+    ) -> Option<Arc<Tallies>> {
+        let cell: ProfileCell = {
+            let mut held = self.profiles.lock().ok()?;
+            match held.iter().position(|(k, _)| *k == key) {
+                Some(i) => {
+                    let entry = held.remove(i);
+                    let cell = Arc::clone(&entry.1);
+                    held.push(entry);
+                    cell
+                }
+                None => {
+                    if held.len() >= PROFILES {
+                        held.remove(0);
+                    }
+                    let cell = ProfileCell::default();
+                    held.push((key, Arc::clone(&cell)));
+                    cell
+                }
+            }
+        };
+        Some(Arc::clone(cell.get_or_init(|| Arc::new(count()))))
+    }
+
+    /// Number of profiles' tallies kept (counted or being counted).
+    pub fn profiles(&self) -> usize {
+        self.profiles.lock().map_or(0, |p| p.len())
     }
 
     /// The masks of the filters asked lately (of the same index).
