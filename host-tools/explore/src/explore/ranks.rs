@@ -10,8 +10,8 @@ use kifudex_core::columns::GameColumns;
 use kifudex_core::index::{Game, Index};
 
 use super::answer::{RankBin, RanksAnswer};
-use super::years::{counts_of, top_moves};
-use super::{next_moves, ExploreError};
+use super::years::{counts_of, next_and_top, top_moves};
+use super::ExploreError;
 use crate::games::{GameFilter, Hot, Selection, Tallies};
 use crate::rank::{GameRanks, Grade, Rank};
 
@@ -113,17 +113,10 @@ pub fn ranks(
         UNKNOWN + 1,
         |_, f| Some(bin_of_codes(&ranges, f.black_rank, f.white_rank)),
     );
-    // The filter's next moves: the index's statistics for every game, else the sum of the
-    // bins (every kept game is in one), without walking the occurrences again.
-    let next = if filter.keeps_all() {
-        next_moves(index, columns, board, swap, filter, hot)?
-    } else {
-        let all: Vec<usize> = (0..=UNKNOWN).collect();
-        tallies
-            .next_moves(index, board, swap, &all)
-            .map_err(ExploreError::Search)?
-    };
-    let top: Vec<_> = next.classes().iter().take(top).copied().collect();
+    let all: Vec<usize> = (0..=UNKNOWN).collect();
+    let (next, top) = next_and_top(
+        index, columns, board, swap, filter, hot, &tallies, &all, top,
+    )?;
     let mut bins = Vec::new();
     for bin in 0..=UNKNOWN {
         let n = tallies
