@@ -16,11 +16,13 @@ mod hot;
 mod mask;
 mod pieces;
 mod select;
+mod unpacked;
 
 pub use count::Tallies;
 pub use hot::{Hot, HotPosition, ProfileKey, Warmed, HOT_CAPACITY, HOT_MIN, PROFILES};
 pub use mask::{GameMask, Masks, MASKS};
 pub use select::Selection;
+pub use unpacked::Unpacked;
 
 use std::sync::Arc;
 
@@ -1136,14 +1138,19 @@ mod tests {
         assert!(some.held() > 0 && some.held() <= 300, "{}", some.held());
     }
 
-    /// A filter's mask keeps exactly the games `accepts` keeps from their rows.
+    /// A filter's mask keeps exactly the games `accepts` keeps from their rows: made from
+    /// the columns, and from the dates and facts a hot cache keeps unpacked.
     #[test]
     fn a_mask_keeps_the_games_of_the_rows() {
         let bytes = crate::sample::sample_index().unwrap();
         let file = kifudex_core::index_file::IndexFile::open_verified(&bytes).unwrap();
         let (index, columns) = (&file.index, &file.columns);
-        for filter in filters() {
-            let mask = Selection::new(&filter, columns).mask();
+        let hot = Arc::new(Hot::default());
+        for (filter, hot) in filters()
+            .into_iter()
+            .flat_map(|f| [(f.clone(), None), (f, Some(&hot))])
+        {
+            let mask = Selection::new(&filter, columns).with_hot(hot).mask();
             let mut kept = 0;
             for id in 0..index.game_count() {
                 let accepted = filter.accepts(&index.game(id).unwrap());
@@ -1156,6 +1163,7 @@ mod tests {
             assert_eq!(mask.count(), kept, "{filter:?}");
             assert!(!mask.has(index.game_count()) && !mask.has(u32::MAX));
         }
+        assert_eq!(hot.unpacked(columns).len(), index.game_count() as usize);
     }
 
     /// A page by move number is the page of the list stably sorted by move number (a

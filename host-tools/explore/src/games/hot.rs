@@ -41,6 +41,8 @@ use rayon::prelude::*;
 use super::count::Tallies;
 use super::mask::Masks;
 use super::pieces::pieces;
+use super::unpacked::Unpacked;
+use kifudex_core::columns::GameColumns;
 
 /// Positions with at least this many occurrences are kept (by default): fewer are walked
 /// in a few milliseconds.
@@ -151,6 +153,7 @@ pub struct Hot {
     held: Mutex<Held>,
     masks: Masks,
     profiles: Mutex<Vec<(ProfileKey, ProfileCell)>>,
+    unpacked: OnceLock<Arc<Unpacked>>,
 }
 
 /// A kept position: walked once, by the first question that reaches it; the questions that
@@ -189,7 +192,17 @@ impl Hot {
             held: Mutex::new(Held::default()),
             masks: Masks::default(),
             profiles: Mutex::new(Vec::new()),
+            unpacked: OnceLock::new(),
         }
+    }
+
+    /// The dates and facts of every game of `columns` (the columns of this cache's
+    /// index) unpacked, made the first time (the questions that need them meanwhile wait).
+    pub fn unpacked(&self, columns: &GameColumns<'_>) -> Arc<Unpacked> {
+        Arc::clone(
+            self.unpacked
+                .get_or_init(|| Arc::new(Unpacked::of(columns))),
+        )
     }
 
     /// The tallies of the profile `key` (of every game: no filter), counted by `count`
