@@ -281,6 +281,10 @@ mod tests {
                 ..GameFilter::default()
             },
             GameFilter {
+                winner: Some(Color::Black),
+                ..GameFilter::default()
+            },
+            GameFilter {
                 ranks: RankRange {
                     min: Some("5d".parse().unwrap()),
                     max: None,

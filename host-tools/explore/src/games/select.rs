@@ -96,6 +96,11 @@ impl<'a> Selection<'a> {
         self.hot.as_deref()
     }
 
+    /// The same, shared.
+    pub fn hot_arc(&self) -> Option<&Arc<Hot>> {
+        self.hot.as_ref()
+    }
+
     /// The filter it tests.
     pub fn filter(&self) -> &GameFilter {
         &self.filter
