@@ -16,11 +16,13 @@ mod hot;
 mod mask;
 mod pieces;
 mod select;
+mod unpacked;
 
 pub use count::Tallies;
-pub use hot::{Hot, HotPosition, Warmed, HOT_CAPACITY, HOT_MIN};
+pub use hot::{Hot, HotPosition, ProfileKey, Warmed, HOT_CAPACITY, HOT_MIN, PROFILES};
 pub use mask::{GameMask, Masks, MASKS};
 pub use select::Selection;
+pub use unpacked::Unpacked;
 
 use std::sync::Arc;
 
@@ -365,6 +367,11 @@ pub fn list(
             return l;
         }
     }
+    if let (Some(column), false) = (sort_column(sort.key), swap) {
+        if let Some(l) = column_page_of_kept(index, &selection, board, column, sort, page) {
+            return l;
+        }
+    }
     let all = matching(index, &selection, board, swap);
     GameList {
         matching: all.len(),
@@ -372,10 +379,66 @@ pub fn list(
     }
 }
 
+/// The list of [`list`] sorted by a column, read off a kept position whose occurrences
+/// are in game order ([`HotPosition::ordered`]) and that holds a large share of the games
+/// (as [`sorted_page`] walks the column's order): the kept games marked in a bitset from
+/// the occurrences and the page's found by a binary search of them, without making the
+/// list. `None` when the position is not kept so or holds few games.
+fn column_page_of_kept(
+    index: &Index<'_>,
+    selection: &Selection<'_>,
+    board: &Board,
+    column: SortColumn,
+    sort: Sort,
+    page: Page,
+) -> Option<GameList> {
+    let found = index.find(board)?;
+    let h = selection.hot()?.get(index, &found)?;
+    if !h.ordered {
+        return None;
+    }
+    let columns = selection.columns();
+    let games = columns.len() as usize;
+    let mask = selection.mask_for(h.len());
+    let keeps = |game: u32| match &mask {
+        Some(m) => m.has(game),
+        None => selection.keeps(game),
+    };
+    // The kept games, one bit each; the occurrences of a game set the same bit.
+    let mut held = vec![0u64; games.div_ceil(64)];
+    for o in &h.occurrences {
+        if let Some(w) = held.get_mut(o.game as usize / 64) {
+            let bit = 1u64 << (o.game % 64);
+            if *w & bit == 0 && keeps(o.game) {
+                *w |= bit;
+            }
+        }
+    }
+    let n: usize = held.iter().map(|w| w.count_ones() as usize).sum();
+    if n.saturating_mul(16) < games {
+        return None;
+    }
+    // A game's first occurrence: the first of its (consecutive) occurrences.
+    let first = |id: u64| {
+        let i = h.occurrences.partition_point(|o| (o.game as u64) < id);
+        h.occurrences
+            .get(i)
+            .filter(|o| o.game as u64 == id)
+            .map(|&occurrence| Listed {
+                occurrence,
+                swapped: false,
+            })
+    };
+    Some(GameList {
+        games: column_page(columns, column, &held, n, sort.descending, page, first),
+        matching: n,
+    })
+}
+
 /// The list of [`list`] in the index's order (reversed with `descending`), read off a
-/// kept position whose occurrences are one per game: the kept games counted and the
-/// page's taken, without making the list (at the empty board of a million games, 591,000
-/// entries). `None` when the position is not kept so.
+/// kept position whose occurrences are in game order ([`HotPosition::ordered`]): the kept
+/// games counted and the page's taken, without making the list (at the empty board of a
+/// million games, 591,000 entries). `None` when the position is not kept so.
 fn newest_page(
     index: &Index<'_>,
     selection: &Selection<'_>,
@@ -385,34 +448,43 @@ fn newest_page(
 ) -> Option<GameList> {
     let found = index.find(board)?;
     let h = selection.hot()?.get(index, &found)?;
-    if !h.firsts {
+    if !h.ordered {
         return None;
     }
     let mask = selection.mask_for(h.len());
-    let keeps = |o: &&Occurrence| match &mask {
-        Some(m) => m.has(o.game),
-        None => selection.keeps(o.game),
+    let keeps = |i: usize| {
+        h.first(i)
+            && h.occurrences.get(i).is_some_and(|o| match &mask {
+                Some(m) => m.has(o.game),
+                None => selection.keeps(o.game),
+            })
     };
-    let matching = if selection.keeps_all() {
-        h.len()
+    let n = h.len();
+    let matching = if selection.keeps_all() && h.firsts {
+        n
     } else {
-        h.occurrences.par_iter().filter(|o| keeps(o)).count()
+        pieces::pieces(0..n)
+            .into_par_iter()
+            .map(|piece| piece.filter(|&i| keeps(i)).count())
+            .sum()
     };
-    let listed = |&occurrence: &Occurrence| Listed {
-        occurrence,
-        swapped: false,
+    let listed = |i: usize| {
+        h.occurrences.get(i).map(|&occurrence| Listed {
+            occurrence,
+            swapped: false,
+        })
     };
     let games = if descending {
-        let kept = h.occurrences.iter().rev().filter(keeps);
+        let kept = (0..n).rev().filter(|&i| keeps(i));
         kept.skip(page.offset)
             .take(page.limit)
-            .map(listed)
+            .filter_map(listed)
             .collect()
     } else {
-        let kept = h.occurrences.iter().filter(keeps);
+        let kept = (0..n).filter(|&i| keeps(i));
         kept.skip(page.offset)
             .take(page.limit)
-            .map(listed)
+            .filter_map(listed)
             .collect()
     };
     Some(GameList { games, matching })
@@ -427,25 +499,37 @@ pub fn matching(
     swap: bool,
 ) -> Vec<Listed> {
     if !swap {
-        // A kept position whose occurrences are one per game, in order: its list as it is,
-        // filtered in parallel (in order).
+        // A kept position whose occurrences are in game order: its games' first
+        // occurrences, filtered in parallel (in order).
         let hot = index
             .find(board)
             .and_then(|found| selection.hot().and_then(|h| h.get(index, &found)));
-        if let Some(h) = hot.filter(|h| h.firsts) {
+        if let Some(h) = hot.filter(|h| h.ordered) {
             let mask = selection.mask_for(h.len());
-            return h
-                .occurrences
-                .par_iter()
-                .filter(|o| match &mask {
-                    Some(m) => m.has(o.game),
-                    None => selection.keeps(o.game),
-                })
-                .map(|&occurrence| Listed {
-                    occurrence,
-                    swapped: false,
+            let keeps = |game: u32| match &mask {
+                Some(m) => m.has(game),
+                None => selection.keeps(game),
+            };
+            // In pieces on all cores, concatenated in order.
+            let parts: Vec<Vec<Listed>> = pieces::pieces(0..h.len())
+                .into_par_iter()
+                .map(|piece| {
+                    let mut part = Vec::with_capacity(piece.len());
+                    for i in piece {
+                        match h.occurrences.get(i) {
+                            Some(&occurrence) if h.first(i) && keeps(occurrence.game) => {
+                                part.push(Listed {
+                                    occurrence,
+                                    swapped: false,
+                                })
+                            }
+                            _ => {}
+                        }
+                    }
+                    part
                 })
                 .collect();
+            return parts.concat();
         }
     }
     let mut list: Vec<Listed> = Vec::new();
@@ -562,8 +646,36 @@ fn sorted_page(columns: &GameColumns<'_>, list: &[Listed], sort: Sort, page: Pag
             *w |= 1 << (l.occurrence.game % 64);
         }
     }
+    let of = |id: u64| {
+        list.binary_search_by_key(&id, |l| l.occurrence.game as u64)
+            .ok()
+            .and_then(|i| list.get(i).copied())
+    };
+    column_page(
+        columns,
+        column,
+        &held,
+        list.len(),
+        sort.descending,
+        page,
+        of,
+    )
+}
+
+/// The `page` of the `n` games `held` marks (one bit a game) in the order of `column`
+/// (reversed with `descending`, the games of one key newest first either way), each given
+/// by `of`: the column's precomputed order walked up to the page, from its start or, for a
+/// page in the second half, from its end.
+fn column_page(
+    columns: &GameColumns<'_>,
+    column: SortColumn,
+    held: &[u64],
+    n: usize,
+    descending: bool,
+    page: Page,
+    of: impl Fn(u64) -> Option<Listed>,
+) -> Vec<Listed> {
     let order = columns.order(column);
-    let n = list.len();
     let last = page.offset.saturating_add(page.limit).min(n);
     if page.offset >= last {
         return Vec::new();
@@ -581,15 +693,15 @@ fn sorted_page(columns: &GameColumns<'_>, list: &[Listed], sort: Sort, page: Pag
             .is_some_and(|w| (w >> (id % 64)) & 1 == 1);
         if has {
             if seen >= skip {
-                if let Ok(i) = list.binary_search_by_key(&id, |l| l.occurrence.game as u64) {
-                    out.push(list[i]);
+                if let Some(l) = of(id) {
+                    out.push(l);
                 }
             }
             seen += 1;
         }
         seen < skip + wanted
     };
-    match (sort.descending, from_end) {
+    match (descending, from_end) {
         (false, false) => {
             for i in 0..order.len() {
                 if !emit(order.at(i)) {
@@ -1026,14 +1138,19 @@ mod tests {
         assert!(some.held() > 0 && some.held() <= 300, "{}", some.held());
     }
 
-    /// A filter's mask keeps exactly the games `accepts` keeps from their rows.
+    /// A filter's mask keeps exactly the games `accepts` keeps from their rows: made from
+    /// the columns, and from the dates and facts a hot cache keeps unpacked.
     #[test]
     fn a_mask_keeps_the_games_of_the_rows() {
         let bytes = crate::sample::sample_index().unwrap();
         let file = kifudex_core::index_file::IndexFile::open_verified(&bytes).unwrap();
         let (index, columns) = (&file.index, &file.columns);
-        for filter in filters() {
-            let mask = Selection::new(&filter, columns).mask();
+        let hot = Arc::new(Hot::default());
+        for (filter, hot) in filters()
+            .into_iter()
+            .flat_map(|f| [(f.clone(), None), (f, Some(&hot))])
+        {
+            let mask = Selection::new(&filter, columns).with_hot(hot).mask();
             let mut kept = 0;
             for id in 0..index.game_count() {
                 let accepted = filter.accepts(&index.game(id).unwrap());
@@ -1046,6 +1163,7 @@ mod tests {
             assert_eq!(mask.count(), kept, "{filter:?}");
             assert!(!mask.has(index.game_count()) && !mask.has(u32::MAX));
         }
+        assert_eq!(hot.unpacked(columns).len(), index.game_count() as usize);
     }
 
     /// A page by move number is the page of the list stably sorted by move number (a
@@ -1156,10 +1274,42 @@ mod tests {
         assert_eq!(hot.held(), big.iter().sum::<usize>());
     }
 
+    /// A game that reaches a kept position more than once (the empty board of a game that
+    /// opens with two passes): the kept occurrences are then not one per game, and the
+    /// lists take the games' first occurrences off them, as the walk, sorted and each game
+    /// kept once, does.
+    #[test]
+    fn a_position_reached_twice_in_a_game_is_listed_once() {
+        let mut sources = crate::sample::sample_sources().unwrap();
+        sources.push(crate::input::Source {
+            path: "passes.sgf".into(),
+            member: None,
+            bytes: b"(;GM[1]FF[4]SZ[19]RE[W+R];B[];W[];B[pd];W[dd];B[pp])\
+                (;GM[1]FF[4]SZ[19]RE[B+R];B[];W[];B[];W[];B[qd];W[dd];B[pp])"
+                .to_vec(),
+        });
+        let options = kifudex_builder::indexing::BuildOptions::default();
+        let (bytes, _) =
+            kifudex_builder::indexing::build_in_memory(sources, &[], &options).unwrap();
+        let file = kifudex_core::index_file::IndexFile::open_verified(&bytes).unwrap();
+        let index = &file.index;
+        let hot = Arc::new(Hot::new(1, usize::MAX));
+        let empty = hot.get(index, &index.find(&board("")).unwrap()).unwrap();
+        assert!(empty.ordered && !empty.firsts);
+        // Each pass leaves the board empty (the player to move is not part of a position).
+        let repeated = (0..empty.len()).filter(|&i| !empty.first(i)).count();
+        assert_eq!(repeated, 2 + 4);
+        answers_as_the_rows_of(&bytes, Some(&hot));
+    }
+
     /// [`the_columns_answer_as_the_rows`], reading the occurrences `hot` keeps.
     fn answers_as_the_rows(hot: Option<&Arc<Hot>>) {
-        let bytes = crate::sample::sample_index().unwrap();
-        let file = kifudex_core::index_file::IndexFile::open_verified(&bytes).unwrap();
+        answers_as_the_rows_of(&crate::sample::sample_index().unwrap(), hot);
+    }
+
+    /// [`answers_as_the_rows`] on the index `bytes` (`hot` keeps that index's occurrences).
+    fn answers_as_the_rows_of(bytes: &[u8], hot: Option<&Arc<Hot>>) {
+        let file = kifudex_core::index_file::IndexFile::open_verified(bytes).unwrap();
         let (index, columns) = (&file.index, &file.columns);
         let mut kept_some = 0;
         for filter in filters() {

@@ -162,10 +162,12 @@ impl<'a> Explorer<'a> {
     }
 
     /// Walks now the positions the filters, sorts and profiles keep in memory once walked
-    /// (those most games reach: [`Hot::warm`]), so that the first questions about them
+    /// (those most games reach: [`Hot::warm`]), and unpacks the dates and facts the
+    /// filters' masks read ([`Hot::unpacked`]), so that the first questions about them
     /// are answered as fast as the next ones; `kifudex serve` does it in the background
     /// at start. Answers are the same with or without it.
     pub fn warm(&self) -> games::Warmed {
+        self.hot.unpacked(&self.columns);
         self.hot.warm(&self.index)
     }
 

@@ -10,8 +10,8 @@ use kifudex_core::columns::GameColumns;
 use kifudex_core::index::{Game, Index};
 
 use super::answer::{RankBin, RanksAnswer};
-use super::years::{counts_of, top_moves};
-use super::{next_moves, ExploreError};
+use super::years::{counts_of, next_and_top, top_moves};
+use super::ExploreError;
 use crate::games::{GameFilter, Hot, Selection, Tallies};
 use crate::rank::{GameRanks, Grade, Rank};
 
@@ -104,20 +104,19 @@ pub fn ranks(
     // The position's occurrences tallied once, by bin.
     let selection = Selection::new(filter, columns).with_hot(hot);
     let ranges = ranges_by_code();
-    let tallies = Tallies::count(index, board, swap, &selection, UNKNOWN + 1, |_, f| {
-        Some(bin_of_codes(&ranges, f.black_rank, f.white_rank))
-    });
-    // The filter's next moves: the index's statistics for every game, else the sum of the
-    // bins (every kept game is in one), without walking the occurrences again.
-    let next = if filter.keeps_all() {
-        next_moves(index, columns, board, swap, filter, hot)?
-    } else {
-        let all: Vec<usize> = (0..=UNKNOWN).collect();
-        tallies
-            .next_moves(index, board, swap, &all)
-            .map_err(ExploreError::Search)?
-    };
-    let top: Vec<_> = next.classes().iter().take(top).copied().collect();
+    let tallies = Tallies::count_profile(
+        index,
+        board,
+        swap,
+        &selection,
+        "ranks",
+        UNKNOWN + 1,
+        |_, f| Some(bin_of_codes(&ranges, f.black_rank, f.white_rank)),
+    );
+    let all: Vec<usize> = (0..=UNKNOWN).collect();
+    let (next, top) = next_and_top(
+        index, columns, board, swap, filter, hot, &tallies, &all, top,
+    )?;
     let mut bins = Vec::new();
     for bin in 0..=UNKNOWN {
         let n = tallies
@@ -282,6 +281,10 @@ mod tests {
                 ..GameFilter::default()
             },
             GameFilter {
+                winner: Some(Color::Black),
+                ..GameFilter::default()
+            },
+            GameFilter {
                 ranks: RankRange {
                     min: Some("5d".parse().unwrap()),
                     max: None,
@@ -295,9 +298,11 @@ mod tests {
         ];
         let mut nonempty = 0;
         // Walking the index's occurrences, and reading every position's from the kept
-        // ones (each position kept: at least one occurrence).
+        // ones (each position kept: at least one occurrence). The unfiltered profiles'
+        // tallies are kept: "dp" and "dp,dd" (the first moves transposed) read those of
+        // "pd" and "pd,dd" in another orientation.
         let every = Arc::new(Hot::new(1, usize::MAX));
-        for (moves, hot) in ["", "pd", "pd,dd", "qd,dd,pp"]
+        for (moves, hot) in ["", "pd", "dp", "pd,dd", "dp,dd", "qd,dd,pp", "pd,dd,pq,dp"]
             .into_iter()
             .flat_map(|m| [(m, None), (m, Some(&every))])
         {
@@ -353,6 +358,9 @@ mod tests {
         }
         assert!(nonempty > 100, "{nonempty}");
         assert!(every.held() > 0);
+        // Two profiles, four positions, with and without the swap: 16 counted, the last 8
+        // kept.
+        assert_eq!(every.profiles(), crate::games::PROFILES);
     }
 
     /// The ranges cover the scale once each, weakest first.

@@ -41,25 +41,19 @@ pub fn years(
     // Every known year of the filter's games is a bin of its own, the games of no known
     // year bin 0 (no year is 0).
     let selection = Selection::new(filter, columns).with_hot(hot);
-    let by_year = Tallies::count(index, board, swap, &selection, 1 << 16, |id, _| {
-        Some(year_of(columns, id).map_or(0, |y| y as usize))
-    });
+    let by_year =
+        Tallies::count_profile(index, board, swap, &selection, "years", 1 << 16, |id, _| {
+            Some(year_of(columns, id).map_or(0, |y| y as usize))
+        });
     let years: BTreeSet<u16> = (1..=u16::MAX)
         .filter(|&y| by_year.has(y as usize))
         .collect();
-    // The filter's next moves: the index's statistics for every game, else the sum of the
-    // bins (every kept game is in one), without walking the occurrences again.
-    let next = if filter.keeps_all() {
-        next_moves(index, columns, board, swap, filter, hot)?
-    } else {
-        let all: Vec<usize> = std::iter::once(0)
-            .chain(years.iter().map(|&y| y as usize))
-            .collect();
-        by_year
-            .next_moves(index, board, swap, &all)
-            .map_err(ExploreError::Search)?
-    };
-    let top: Vec<_> = next.classes().iter().take(top).copied().collect();
+    let all: Vec<usize> = std::iter::once(0)
+        .chain(years.iter().map(|&y| y as usize))
+        .collect();
+    let (next, top) = next_and_top(
+        index, columns, board, swap, filter, hot, &by_year, &all, top,
+    )?;
     let mut bins = Vec::new();
     let mut dated = 0u64;
     if let (Some(&lo), Some(&hi)) = (years.first(), years.last()) {
@@ -100,6 +94,32 @@ pub fn years(
         bins,
         unknown_year: next.total().saturating_sub(dated),
     })
+}
+
+/// A profile's next moves and its `top` first ones: the filter's next moves, from the
+/// index's statistics when it keeps every game, else the sum of the profile's bins `all`
+/// (every kept game is in one of them), without walking the occurrences again.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn next_and_top(
+    index: &Index<'_>,
+    columns: &GameColumns<'_>,
+    board: &Board,
+    swap: bool,
+    filter: &GameFilter,
+    hot: Option<&Arc<Hot>>,
+    tallies: &Tallies,
+    all: &[usize],
+    top: usize,
+) -> Result<(NextMoves, Vec<NextMove>), ExploreError> {
+    let next = if filter.keeps_all() {
+        next_moves(index, columns, board, swap, filter, hot)?
+    } else {
+        tallies
+            .next_moves(index, board, swap, all)
+            .map_err(ExploreError::Search)?
+    };
+    let top = next.classes().iter().take(top).copied().collect();
+    Ok((next, top))
 }
 
 /// The moves a profile follows, as its answer lists them.

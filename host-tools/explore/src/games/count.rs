@@ -17,11 +17,13 @@ use kifudex_core::transform::Transform;
 use kifudex_core::Color;
 
 use rayon::prelude::*;
+use std::sync::Arc;
 
 use super::hot::slot;
 use super::mask::GameMask;
 use super::pieces::{even_pieces, pieces};
 use super::select::Selection;
+use super::GameFilter;
 
 /// Slots of a tally: every move record (10 bits) in each of the 8 orientations.
 const SLOTS: usize = 1024 * 8;
@@ -113,6 +115,83 @@ impl Tallies {
             }?;
             Some((bin_of(game, &facts)?, facts.winner))
         })
+    }
+
+    /// [`Tallies::count`] for the profile `name` (its bins and `bin_of` the same for every
+    /// question so named): when `selection` reads a hot cache that keeps the position, from
+    /// the tallies it keeps for the profile of every game (counted now the first time): as
+    /// they are when every game counts, and those of the games one player won when the
+    /// filter asks only for that winner ([`Tallies::won_by`]); else counted now.
+    #[allow(clippy::too_many_arguments)]
+    pub fn count_profile(
+        index: &Index<'_>,
+        board: &Board,
+        swap: bool,
+        selection: &Selection<'_>,
+        name: &'static str,
+        bins: usize,
+        bin_of: impl Fn(u32, &Facts) -> Option<usize> + Sync,
+    ) -> Arc<Tallies> {
+        let count = |s: &Selection<'_>| Tallies::count(index, board, swap, s, bins, &bin_of);
+        let winner = selection.filter().winner;
+        let only_winner = winner.is_some()
+            && *selection.filter()
+                == (GameFilter {
+                    winner,
+                    ..GameFilter::default()
+                });
+        let kept = selection
+            .hot()
+            .filter(|_| selection.keeps_all() || only_winner)
+            .and_then(|hot| {
+                let found = index.find(board)?;
+                hot.get(index, &found)?;
+                let every = Selection::new(&GameFilter::default(), selection.columns())
+                    .with_hot(selection.hot_arc());
+                let all = hot.profile((name, found.start, swap), || count(&every))?;
+                match winner {
+                    Some(w) if only_winner => Some(Arc::new(all.won_by(w))),
+                    _ => Some(all),
+                }
+            });
+        kept.unwrap_or_else(|| Arc::new(count(selection)))
+    }
+
+    /// The tallies of the games `winner` won, of tallies of every game: each next move's
+    /// count is its games `winner` won (and so are its wins of that colour, none of the
+    /// other), as [`Tallies::count`] with that winner filter counts them; a bin none of
+    /// whose games `winner` won holds nothing.
+    pub fn won_by(&self, winner: Color) -> Tallies {
+        let k = match winner {
+            Color::Black => 1,
+            Color::White => 2,
+        };
+        let positions = self
+            .positions
+            .iter()
+            .map(|(start, bins)| {
+                let bins = bins
+                    .iter()
+                    .map(|t| {
+                        let t = t.as_ref()?;
+                        let won: Vec<[u32; 3]> =
+                            t.0.iter()
+                                .map(|c| {
+                                    let mut w = [c[k], 0, 0];
+                                    w[k] = c[k];
+                                    w
+                                })
+                                .collect();
+                        won.iter().any(|c| c[0] > 0).then_some(Tally(won))
+                    })
+                    .collect();
+                (*start, bins)
+            })
+            .collect();
+        Tallies {
+            positions,
+            bins: self.bins,
+        }
     }
 
     /// [`Tallies::count`] in one bin, every game `selection` keeps: with a mask, each

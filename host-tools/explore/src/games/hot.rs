@@ -27,7 +27,8 @@
 //!
 //! A [`Hot`] also keeps the masks of the filters asked lately ([`Hot::masks`],
 //! `mask.rs`): the games each filter keeps, one bit per game, made for the walks of many
-//! occurrences.
+//! occurrences; and the tallies of the unfiltered profiles asked lately at kept positions
+//! ([`Hot::profile`]: a position's next moves by year or by band of ranks, counted once).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -37,8 +38,11 @@ use kifudex_core::stored::encode_move;
 use kifudex_core::transform::Transform;
 use rayon::prelude::*;
 
+use super::count::Tallies;
 use super::mask::Masks;
 use super::pieces::pieces;
+use super::unpacked::Unpacked;
+use kifudex_core::columns::GameColumns;
 
 /// Positions with at least this many occurrences are kept (by default): fewer are walked
 /// in a few milliseconds.
@@ -46,6 +50,18 @@ pub const HOT_MIN: usize = 8_192;
 
 /// Occurrences kept in all (by default): 14 bytes each, so at most about 59 MB.
 pub const HOT_CAPACITY: usize = 1 << 22;
+
+/// Profiles' tallies kept (the most recently used): a years profile's at the empty board
+/// of a million games is about 4.5 MB (a slot per year of 65,536, 98 KB a year counted),
+/// a ranks profile's under 1 MB; so at most about 36 MB.
+pub const PROFILES: usize = 8;
+
+/// What a profile's tallies count: its name (`years`, `ranks`), the position's first
+/// occurrence, and whether the colour-exchanged position is counted too.
+pub type ProfileKey = (&'static str, usize, bool);
+
+/// A profile's tallies being counted or counted (as [`Cell`]).
+type ProfileCell = Arc<OnceLock<Arc<Tallies>>>;
 
 /// One position's occurrences, in the index's order.
 pub struct HotPosition {
@@ -57,6 +73,11 @@ pub struct HotPosition {
     /// Whether the games strictly increase (each game once: the occurrences are the
     /// position's game list as it is).
     pub firsts: bool,
+    /// Whether the occurrences are in the order of (game, move number), strictly: a game
+    /// that reaches the position more than once (the empty board of a game that opens with
+    /// two passes) has its occurrences together, its first one first. The position's game
+    /// list is then the occurrences that follow one of another game ([`HotPosition::first`]).
+    pub ordered: bool,
 }
 
 impl HotPosition {
@@ -78,13 +99,33 @@ impl HotPosition {
             occurrences: Vec::with_capacity(found.count()),
             slots: Vec::with_capacity(found.count()),
             firsts: false,
+            ordered: false,
         };
         for (o, s) in parts {
             p.occurrences.extend(o);
             p.slots.extend(s);
         }
         p.firsts = p.occurrences.windows(2).all(|w| w[0].game < w[1].game);
+        p.ordered = p
+            .occurrences
+            .windows(2)
+            .all(|w| (w[0].game, w[0].move_number) < (w[1].game, w[1].move_number));
         p
+    }
+
+    /// Whether occurrence `i` is its game's first one, in a position whose occurrences are
+    /// [`HotPosition::ordered`] (false past the occurrences).
+    #[inline]
+    pub fn first(&self, i: usize) -> bool {
+        let Some(o) = self.occurrences.get(i) else {
+            return false;
+        };
+        self.firsts
+            || i == 0
+            || self
+                .occurrences
+                .get(i - 1)
+                .is_none_or(|before| before.game != o.game)
     }
 
     /// Number of occurrences.
@@ -111,6 +152,8 @@ pub struct Hot {
     capacity: usize,
     held: Mutex<Held>,
     masks: Masks,
+    profiles: Mutex<Vec<(ProfileKey, ProfileCell)>>,
+    unpacked: OnceLock<Arc<Unpacked>>,
 }
 
 /// A kept position: walked once, by the first question that reaches it; the questions that
@@ -148,7 +191,53 @@ impl Hot {
             capacity,
             held: Mutex::new(Held::default()),
             masks: Masks::default(),
+            profiles: Mutex::new(Vec::new()),
+            unpacked: OnceLock::new(),
         }
+    }
+
+    /// The dates and facts of every game of `columns` (the columns of this cache's
+    /// index) unpacked, made the first time (the questions that need them meanwhile wait).
+    pub fn unpacked(&self, columns: &GameColumns<'_>) -> Arc<Unpacked> {
+        Arc::clone(
+            self.unpacked
+                .get_or_init(|| Arc::new(Unpacked::of(columns))),
+        )
+    }
+
+    /// The tallies of the profile `key` (of every game: no filter), counted by `count`
+    /// the first time and kept, the [`PROFILES`] used last; the questions that ask for them
+    /// while they are counted wait for that count. `None` if the lock is poisoned.
+    pub fn profile(
+        &self,
+        key: ProfileKey,
+        count: impl FnOnce() -> Tallies,
+    ) -> Option<Arc<Tallies>> {
+        let cell: ProfileCell = {
+            let mut held = self.profiles.lock().ok()?;
+            match held.iter().position(|(k, _)| *k == key) {
+                Some(i) => {
+                    let entry = held.remove(i);
+                    let cell = Arc::clone(&entry.1);
+                    held.push(entry);
+                    cell
+                }
+                None => {
+                    if held.len() >= PROFILES {
+                        held.remove(0);
+                    }
+                    let cell = ProfileCell::default();
+                    held.push((key, Arc::clone(&cell)));
+                    cell
+                }
+            }
+        };
+        Some(Arc::clone(cell.get_or_init(|| Arc::new(count()))))
+    }
+
+    /// Number of profiles' tallies kept (counted or being counted).
+    pub fn profiles(&self) -> usize {
+        self.profiles.lock().map_or(0, |p| p.len())
     }
 
     /// The masks of the filters asked lately (of the same index).

@@ -96,6 +96,11 @@ impl<'a> Selection<'a> {
         self.hot.as_deref()
     }
 
+    /// The same, shared.
+    pub fn hot_arc(&self) -> Option<&Arc<Hot>> {
+        self.hot.as_ref()
+    }
+
     /// The filter it tests.
     pub fn filter(&self) -> &GameFilter {
         &self.filter
@@ -114,9 +119,20 @@ impl<'a> Selection<'a> {
             .get(&self.filter, occurrences >= hot.min(), || self.mask())
     }
 
-    /// The mask of the games it keeps, made now (one test of each game, on all cores).
+    /// The mask of the games it keeps, made now (one test of each game, on all cores): from
+    /// the dates and facts the hot cache keeps unpacked, if it reads one; else from the
+    /// columns.
     pub fn mask(&self) -> GameMask {
-        GameMask::of(self.columns.len(), |id| self.kept(id).map(|f| f.winner))
+        match self.hot.as_deref() {
+            Some(hot) => {
+                let u = hot.unpacked(&self.columns);
+                GameMask::of(self.columns.len(), |id| {
+                    self.passes(id, || u.date(id), || u.facts(id))
+                        .map(|f| f.winner)
+                })
+            }
+            None => GameMask::of(self.columns.len(), |id| self.kept(id).map(|f| f.winner)),
+        }
     }
 
     /// Whether every game passes.
@@ -143,17 +159,27 @@ impl<'a> Selection<'a> {
         if self.all {
             return Some(c.facts(id));
         }
-        if self.year_from.is_some()
+        self.passes(id, || c.date(id), || c.facts(id))
+    }
+
+    /// [`Selection::kept`] of game `id` whose date and facts are `date()` and `facts()`
+    /// (read only if a test needs them).
+    #[inline]
+    fn passes(
+        &self,
+        id: u32,
+        date: impl FnOnce() -> u32,
+        facts: impl FnOnce() -> Facts,
+    ) -> Option<Facts> {
+        let c = &self.columns;
+        let dated = self.year_from.is_some()
             || self.year_to.is_some()
             || self.month_from.is_some()
-            || self.month_to.is_some()
-        {
-            let date = c.date(id);
-            if !self.dates_keep(date) {
-                return None;
-            }
+            || self.month_to.is_some();
+        if dated && !self.dates_keep(date()) {
+            return None;
         }
-        let f: Facts = c.facts(id);
+        let f: Facts = facts();
         if self.handicap.is_some_and(|h| h != f.handicap) {
             return None;
         }
