@@ -147,7 +147,7 @@ core_other_targets() {
   # Endianness and pointer width: the core's tests on s390x (big-endian, QEMU user mode) and
   # i686 (32-bit, run by the cross loader). Runners and linkers: .cargo/config.toml.
   # (With `alloc`: the writers' loopback tests run there too.) The `cross` profile is release
-  # without link-time optimization and debug info (Cargo.toml).
+  # without debug info (Cargo.toml).
   run "core tests (s390x, big-endian)" cargo_test_checked -p kifudex-core --profile cross --features alloc --target s390x-unknown-linux-gnu
   run "core tests (i686, 32-bit)" cargo_test_checked -p kifudex-core --profile cross --features alloc --target i686-unknown-linux-gnu
 }

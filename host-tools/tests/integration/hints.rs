@@ -32,6 +32,36 @@ fn build(inputs: &[PathBuf], out: &Path, extra: &[&str]) {
     );
 }
 
+/// [`build`], unless this target folder holds the output of the same build: the same
+/// `kifudex` binary (its bytes), arguments and input files (each one's path, length and
+/// modification time). scripts/test.sh runs this test binary a second time for the firmware
+/// under QEMU, and the cross-check's book spends most of a minute learning its predictor; a
+/// build is deterministic, so the second run reads what the first wrote. The key is written
+/// after the output, so an interrupted build is made again.
+fn build_once(inputs: &[PathBuf], out: &Path, extra: &[&str]) {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    std::fs::read(env!("CARGO_BIN_EXE_kifudex"))
+        .expect("read the kifudex binary")
+        .hash(&mut h);
+    extra.hash(&mut h);
+    for input in inputs {
+        for e in walkdir::WalkDir::new(input).sort_by_file_name() {
+            let e = e.expect("walk the inputs");
+            let m = e.metadata().expect("stat an input");
+            (e.path(), m.len(), m.modified().ok()).hash(&mut h);
+        }
+    }
+    let key = format!("{:016x}\n", h.finish());
+    let key_file = out.with_extension("key");
+    if out.is_file() && std::fs::read_to_string(&key_file).ok().as_deref() == Some(key.as_str()) {
+        return;
+    }
+    let _ = std::fs::remove_file(&key_file);
+    build(inputs, out, extra);
+    std::fs::write(&key_file, key).expect("write the build's key");
+}
+
 /// Runs `kifudex hints` with `requests` on standard input.
 fn hints(book: &Path, requests: &[u8], extra: &[&str]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kifudex"))
@@ -442,7 +472,7 @@ fn cross() -> &'static Cross {
         let inputs: Vec<PathBuf> = CROSS_INPUTS.iter().map(|p| shared(p)).collect();
         let book = dir.join("cross.kdb");
         let index = dir.join("cross.kdx");
-        build(
+        build_once(
             &inputs,
             &book,
             &[
