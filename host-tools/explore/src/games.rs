@@ -16,12 +16,13 @@ mod hot;
 mod mask;
 mod pieces;
 mod select;
+mod tally;
 mod unpacked;
 
-pub use count::Tallies;
 pub use hot::{Hot, HotPosition, ProfileKey, Warmed, HOT_CAPACITY, HOT_MIN, PROFILES};
 pub use mask::{GameMask, Masks, MASKS};
 pub use select::Selection;
+pub use tally::Tallies;
 pub use unpacked::Unpacked;
 
 use std::sync::Arc;

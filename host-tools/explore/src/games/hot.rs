@@ -38,9 +38,9 @@ use kifudex_core::stored::encode_move;
 use kifudex_core::transform::Transform;
 use rayon::prelude::*;
 
-use super::count::Tallies;
 use super::mask::Masks;
 use super::pieces::pieces;
+use super::tally::{slot, Tallies};
 use super::unpacked::Unpacked;
 use kifudex_core::columns::GameColumns;
 
@@ -137,12 +137,6 @@ impl HotPosition {
     pub fn is_empty(&self) -> bool {
         self.occurrences.is_empty()
     }
-}
-
-/// The tally slot of a move record played in orientation `orientation`.
-#[inline]
-pub(super) fn slot(record: u64, orientation: usize) -> u16 {
-    ((record as usize & 1023) * 8 + (orientation & 7)) as u16
 }
 
 /// The kept positions of one index, by their first occurrence, and the masks of the
