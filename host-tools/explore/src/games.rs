@@ -380,6 +380,26 @@ pub fn list(
     }
 }
 
+/// The kept position of `board` if its occurrences are in game order
+/// ([`HotPosition::ordered`]), with the mask of `selection`'s games for a walk of them
+/// ([`Selection::mask_for`]; none: [`Selection::keeps`] tests each game).
+fn ordered_kept(
+    index: &Index<'_>,
+    selection: &Selection<'_>,
+    board: &Board,
+) -> Option<(
+    std::sync::Arc<HotPosition>,
+    Option<std::sync::Arc<GameMask>>,
+)> {
+    let found = index.find(board)?;
+    let h = selection.hot()?.get(index, &found)?;
+    if !h.ordered {
+        return None;
+    }
+    let mask = selection.mask_for(h.len());
+    Some((h, mask))
+}
+
 /// The list of [`list`] sorted by a column, read off a kept position whose occurrences
 /// are in game order ([`HotPosition::ordered`]) and that holds a large share of the games
 /// (as [`sorted_page`] walks the column's order): the kept games marked in a bitset from
@@ -393,18 +413,10 @@ fn column_page_of_kept(
     sort: Sort,
     page: Page,
 ) -> Option<GameList> {
-    let found = index.find(board)?;
-    let h = selection.hot()?.get(index, &found)?;
-    if !h.ordered {
-        return None;
-    }
+    let (h, mask) = ordered_kept(index, selection, board)?;
     let columns = selection.columns();
     let games = columns.len() as usize;
-    let mask = selection.mask_for(h.len());
-    let keeps = |game: u32| match &mask {
-        Some(m) => m.has(game),
-        None => selection.keeps(game),
-    };
+    let keeps = |game: u32| selection.keeps_by(mask.as_deref(), game);
     // The kept games, one bit each; the occurrences of a game set the same bit.
     let mut held = vec![0u64; games.div_ceil(64)];
     for o in &h.occurrences {
@@ -447,18 +459,12 @@ fn newest_page(
     descending: bool,
     page: Page,
 ) -> Option<GameList> {
-    let found = index.find(board)?;
-    let h = selection.hot()?.get(index, &found)?;
-    if !h.ordered {
-        return None;
-    }
-    let mask = selection.mask_for(h.len());
+    let (h, mask) = ordered_kept(index, selection, board)?;
     let keeps = |i: usize| {
         h.first(i)
-            && h.occurrences.get(i).is_some_and(|o| match &mask {
-                Some(m) => m.has(o.game),
-                None => selection.keeps(o.game),
-            })
+            && h.occurrences
+                .get(i)
+                .is_some_and(|o| selection.keeps_by(mask.as_deref(), o.game))
     };
     let n = h.len();
     let matching = if selection.keeps_all() && h.firsts {
@@ -502,15 +508,8 @@ pub fn matching(
     if !swap {
         // A kept position whose occurrences are in game order: its games' first
         // occurrences, filtered in parallel (in order).
-        let hot = index
-            .find(board)
-            .and_then(|found| selection.hot().and_then(|h| h.get(index, &found)));
-        if let Some(h) = hot.filter(|h| h.ordered) {
-            let mask = selection.mask_for(h.len());
-            let keeps = |game: u32| match &mask {
-                Some(m) => m.has(game),
-                None => selection.keeps(game),
-            };
+        if let Some((h, mask)) = ordered_kept(index, selection, board) {
+            let keeps = |game: u32| selection.keeps_by(mask.as_deref(), game);
             // In pieces on all cores, concatenated in order.
             let parts: Vec<Vec<Listed>> = pieces::pieces(0..h.len())
                 .into_par_iter()

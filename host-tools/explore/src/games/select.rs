@@ -151,6 +151,16 @@ impl<'a> Selection<'a> {
         self.all || self.kept(id).is_some()
     }
 
+    /// Whether game `id` passes, read from `mask` (its bit) when there is one
+    /// ([`Selection::mask_for`]), else as [`Selection::keeps`].
+    #[inline]
+    pub fn keeps_by(&self, mask: Option<&GameMask>, id: u32) -> bool {
+        match mask {
+            Some(m) => m.has(id),
+            None => self.keeps(id),
+        }
+    }
+
     /// Game `id`'s facts if it passes ([`Selection::keeps`]): what a loop that reads them
     /// next (its winner, its ranks) would decode again.
     #[inline]
