@@ -23,7 +23,7 @@
 #   KEEP         1 keeps the indexes (named with the script's process id, so that two runs
 #                do not overwrite each other's) [0: removed; the collections are kept]
 #
-# The collections are made by `synth` (tests/src/bin/synth.rs: real openings of
+# The collections are made by `synth` (tests/bench/src/bin/synth.rs: real openings of
 # ../shared/corpus under the 8 symmetries and colour exchange, continued with random legal
 # moves) and reused when `DIR.done` says they are complete. Peak RSS and CPU come from
 # `/usr/bin/time -v`; search times from `hyperfine` when installed, else a loop of
@@ -44,7 +44,7 @@ read -r -a build_args <<<"${BUILD_ARGS:-}"
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 
-cargo build --release -q -p kifudex --bin kifudex -p kifudex-tests --bin synth
+cargo build --release -q -p kifudex --bin kifudex -p kifudex-bench --bin synth
 target=${CARGO_TARGET_DIR:-$repo/target}
 k=$target/release/kifudex
 synth=$target/release/synth

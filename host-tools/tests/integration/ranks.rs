@@ -88,7 +88,7 @@ fn ranks_doc() -> String {
         "no rebuild. The common forms (`5d`, `15k`, `2p`, `P9`, `9段`, `P9段`, with `*` or `?`)\n";
     out += "are read without allocating; the others by the full reader.\n\n";
     out +=
-        "What it costs, counted with callgrind (`cargo bench -p kifudex-tests --bench ranks --\n";
+        "What it costs, counted with callgrind (`cargo bench -p kifudex-bench --bench ranks --\n";
     out +=
         "INDEX`, on a synthetic collection of 100,000 games with made-up ranks from 1k to 9p):\n";
     out +=

@@ -247,7 +247,7 @@ async fn compute<T: Send + 'static>(
 /// a position's games: next moves, game lists, profiles): the first computes on a worker,
 /// the others await its answer. Eight clients asking the same question had it computed
 /// eight times, two at a time (the workers), so that the last waited for four computations
-/// (`tests/src/bin/explore_bench.rs`). Nothing is kept once answered.
+/// (`tests/bench/src/bin/explore_bench.rs`). Nothing is kept once answered.
 async fn answer_shared(
     state: &AppState,
     uri: &Uri,

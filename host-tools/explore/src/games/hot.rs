@@ -6,7 +6,7 @@
 //! each occurrence of the index's table costs several reads: its record, the game it falls
 //! in (galloping over the games' first moves), the game's first move, and the move played
 //! from it, a random read in the moves. Measured at a million games
-//! (`tests/src/bin/explore_bench.rs`), those reads were nearly all of a filtered question's
+//! (`tests/bench/src/bin/explore_bench.rs`), those reads were nearly all of a filtered question's
 //! time (`Packed::get` 67 %, the gallop 11 % of the samples).
 //!
 //! A position with at least [`Hot::min`] occurrences is walked once, the first time a

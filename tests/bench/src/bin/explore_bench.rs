@@ -6,7 +6,7 @@
 //! table on standard output.
 //!
 //! ```text
-//! cargo build --release -p kifudex-tests --bin explore_bench
+//! cargo build --release -p kifudex-bench --bin explore_bench
 //! target/release/explore_bench INDEX [--runs 15] [--clients 8] [--rounds 4] [--only TEXT]
 //!     [--warm] [--distinct]
 //! ```

@@ -8,7 +8,7 @@
 //!
 //! ```sh
 //! cargo build --release -p kifudex
-//! KIFUDEX_LOAD_INDEX=/path/to/large.kdx cargo bench -p kifudex-tests --bench pattern_load
+//! KIFUDEX_LOAD_INDEX=/path/to/large.kdx cargo bench -p kifudex-bench --bench pattern_load
 //! ```
 //!
 //! `KIFUDEX_BIN` names another `kifudex` binary (default: the workspace's
@@ -115,7 +115,7 @@ fn main() {
     let bin = std::env::var("KIFUDEX_BIN")
         .map(PathBuf::from)
         .unwrap_or_else(|_| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/release/kifudex")
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/release/kifudex")
         });
     let mut child = Command::new(&bin)
         .args(["serve", "--index", &index, "--addr", "127.0.0.1:0"])

@@ -1,7 +1,7 @@
 //! Writes a synthetic game collection for scale tests (see `kifudex_tests::synth`):
 //!
 //! ```text
-//! cargo run --release -p kifudex-tests --bin synth -- --games 1000000 --seed 1 --out /work/synthetic/1m
+//! cargo run --release -p kifudex-bench --bin synth -- --games 1000000 --seed 1 --out /work/synthetic/1m
 //! ```
 
 use std::path::PathBuf;
@@ -54,7 +54,7 @@ fn main() -> ExitCode {
     }
     let corpus = args
         .corpus
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"));
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
     if !corpus.is_dir() {
         eprintln!("synth: {}: no such folder", corpus.display());
         return ExitCode::FAILURE;

@@ -1,6 +1,6 @@
 //! In-process search benchmarks on the fox_pro index (built once, outside the timings).
 //!
-//! `cargo bench -p kifudex-tests --bench search -- --warm-up-time 1 --measurement-time 3`
+//! `cargo bench -p kifudex-bench --bench search -- --warm-up-time 1 --measurement-time 3`
 //!
 //! Each timing includes the query board's construction from its moves (captures, the 8
 //! incremental Zobrist keys), the canonical key, the lookup with exact replay verification,
@@ -22,7 +22,7 @@ use kifudex_core::Size;
 fn fox_pro_index() -> Vec<u8> {
     let corpus = PathBuf::from(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/corpus/fox_pro"
+        "/../../../shared/corpus/fox_pro"
     ));
     let dir = tempfile::tempdir().expect("tempdir");
     let out = dir.path().join("fox_pro.kdx");

@@ -2,7 +2,7 @@
 //! on [`Replay<1024>`] with [`Rules::RECORD`] (the boards keep all 8 bGo hashes and all 8
 //! Zobrist keys up to date). Parsing happens once, outside the timing.
 //!
-//! `cargo bench -p kifudex-tests --bench replay -- --warm-up-time 1 --measurement-time 5`
+//! `cargo bench -p kifudex-bench --bench replay -- --warm-up-time 1 --measurement-time 5`
 //!
 //! Measured on the 2-core shared dev machine (10,348 main lines, 2,059,289 moves):
 //! `Board` about 18 M moves/s (115 ms for the whole set), `Replay<1024>` about 16.7 M
@@ -23,7 +23,7 @@ struct Line {
 }
 
 fn load() -> Vec<Line> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/fox_pro");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/fox_pro");
     let (sources, _) = collect_sources(&[dir]);
     let mut lines = Vec::new();
     for s in &sources {

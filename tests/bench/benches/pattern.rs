@@ -2,7 +2,7 @@
 //! the pattern sections stored in it), one thread, for the six patterns of issue 11 that Kombilo was
 //! timed on: rows top to bottom, colour exchange on.
 //!
-//! `cargo bench -p kifudex-tests --bench pattern -- --warm-up-time 1 --measurement-time 3`
+//! `cargo bench -p kifudex-bench --bench pattern -- --warm-up-time 1 --measurement-time 3`
 //!
 //! Each timing is one whole search: the pattern compiled, every block of games narrowed,
 //! the candidate games decided from their first stones or replayed, hits, continuations
@@ -34,7 +34,7 @@ const PATTERNS: [(&str, &str, &str); 6] = [
 fn fox_pro_index() -> Vec<u8> {
     let corpus = PathBuf::from(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/corpus/fox_pro"
+        "/../../../shared/corpus/fox_pro"
     ));
     let dir = tempfile::tempdir().expect("tempdir");
     let out = dir.path().join("fox_pro.kdx");

@@ -2,7 +2,7 @@
 //! index reading its row (`Index::game`, what any filter of the games already does), and the
 //! same pass reading both ranks too (`GameRanks::of`) and testing them against a range.
 //!
-//! `cargo bench -p kifudex-tests --bench ranks -- [INDEX]` (without an index, fox_pro is built
+//! `cargo bench -p kifudex-bench --bench ranks -- [INDEX]` (without an index, fox_pro is built
 //! in a temporary folder). Prints the best of 5 passes of each, per game.
 
 use std::hint::black_box;
@@ -33,7 +33,7 @@ fn main() {
         None => {
             let corpus = PathBuf::from(concat!(
                 env!("CARGO_MANIFEST_DIR"),
-                "/../../shared/corpus/fox_pro"
+                "/../../../shared/corpus/fox_pro"
             ));
             let out = dir.path().join("fox_pro.kdx");
             build(&[corpus], &out, &BuildOptions::default()).expect("build fox_pro");

@@ -5,7 +5,7 @@
 //! and the machine's load, as Markdown. Exits with 1 if a request did not get what it must.
 //!
 //! ```text
-//! cargo build --release -p kifudex -p kifudex-tests --bin kifudex --bin web_soak
+//! cargo build --release -p kifudex -p kifudex-bench --bin kifudex --bin web_soak
 //! target/release/web_soak INDEX [--seconds 1200] [--clients 8] [--slow 2]
 //!     [--warmup 120] [--think-ms 10] [--scan-every-ms 2000] [--kifudex PATH]
 //!     [--seed N] [-- SERVE-OPTIONS...]

@@ -4,8 +4,8 @@
 //! (it stops after `KIFUDEX_LOAD_SECONDS`, default 120 s, whatever is left).
 //!
 //! ```sh
-//! cargo bench -p kifudex-tests --bench web_load
-//! KIFUDEX_LOAD_REQUESTS=5000 KIFUDEX_LOAD_CONNECTIONS=16 cargo bench -p kifudex-tests --bench web_load
+//! cargo bench -p kifudex-bench --bench web_load
+//! KIFUDEX_LOAD_REQUESTS=5000 KIFUDEX_LOAD_CONNECTIONS=16 cargo bench -p kifudex-bench --bench web_load
 //! ```
 //!
 //! The server (in this process, `kifudex::web::RunningServer` with the default limits: as
@@ -84,7 +84,7 @@ fn main() {
     let bytes = match &index_path {
         Some(p) => std::fs::read(p).expect("read the index"),
         None => {
-            let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/fox_pro");
+            let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/fox_pro");
             let (sources, skipped) = kifudex::input::collect_sources(&[corpus]);
             let (bytes, _) = kifudex::indexing::build_in_memory(
                 sources,
