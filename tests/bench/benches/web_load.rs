@@ -84,7 +84,8 @@ fn main() {
     let bytes = match &index_path {
         Some(p) => std::fs::read(p).expect("read the index"),
         None => {
-            let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/fox_pro");
+            let corpus =
+                Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/fox_pro");
             let (sources, skipped) = kifudex::input::collect_sources(&[corpus]);
             let (bytes, _) = kifudex::indexing::build_in_memory(
                 sources,

@@ -52,9 +52,9 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    let corpus = args
-        .corpus
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
+    let corpus = args.corpus.unwrap_or_else(|| {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
+    });
     if !corpus.is_dir() {
         eprintln!("synth: {}: no such folder", corpus.display());
         return ExitCode::FAILURE;
