@@ -192,6 +192,12 @@ if ! bash scripts/setup.sh; then
 fi
 record setup ok $(($(date +%s) - t0))
 
+# The Python package's virtual environment (made once: the one step that needs the network,
+# mostly waiting for PyPI) is made from the start, beside the builds; the Python step waits
+# for it and prints its output.
+bash scripts/python-test.sh --setup >"$LOG_DIR/python-setup.log" 2>&1 &
+PYTHON_SETUP=$!
+
 run "rustfmt" cargo fmt --all -- --check
 background core_other_targets
 background firmware_builds
@@ -232,6 +238,8 @@ run "README's main command: nothing compiled again" readme_main_command
 # extension, its wheel built by maturin from what the steps above compiled, its pytest suite
 # against the release binary.
 background firmware_qemu
+wait "$PYTHON_SETUP" || true
+cat "$LOG_DIR/python-setup.log"
 run "python package (maturin, pytest)" bash scripts/python-test.sh
 collect
 
