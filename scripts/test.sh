@@ -143,7 +143,10 @@ core_other_targets() {
     run "no_std build ($target${features:+, $features})" \
       cargo build -p kifudex-core --release --target "$target" ${features:+--features "$features"}
   done
-  run "docs (core)" env RUSTDOCFLAGS="-D warnings" cargo doc -p kifudex-core --no-deps --features serde,alloc
+  # (With and without the optional features: a link to an item behind `alloc` breaks the
+  # docs of the firmware's build.)
+  run "docs (core)" env RUSTDOCFLAGS="-D warnings" bash -c \
+    "cargo doc -p kifudex-core --no-deps && cargo doc -p kifudex-core --no-deps --features serde,alloc"
   # Endianness and pointer width: the core's tests on s390x (big-endian, QEMU user mode) and
   # i686 (32-bit, run by the cross loader). Runners and linkers: .cargo/config.toml.
   # (With `alloc`: the writers' loopback tests run there too.) The `cross` profile is release

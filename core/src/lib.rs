@@ -22,7 +22,7 @@
 //! - [`query`], [`outcome`]: query positions (moves or a sensor snapshot); game results.
 //!
 //! No function here panics on any input; every fallible operation returns an error value.
-//! The writing side of the file formats ([`format::BitWriter`], [`format::Body`]) needs a
+//! The writing side of the file formats (`format::BitWriter`, `format::Body`) needs a
 //! heap and is behind the `alloc` feature.
 //!
 //! # Examples

@@ -1,6 +1,6 @@
 //! The predictor's table, as a book stores it: the learnt log-strengths of the known
 //! patterns and of every group value, read in place and validated completely at open
-//! ([`Predictor::open`]); the encoder beside it ([`encode`], feature `alloc`).
+//! ([`Predictor::open`]); the encoder beside it (`encode`, feature `alloc`).
 //!
 //! **Patterns.** A pattern's canonical key (64 bits, [`super::shape`]) is split as the
 //! book splits fingerprints ([`Split`]): its top `bucket_bits` choose a bucket, the next
