@@ -9,11 +9,12 @@
 //! and classes counted. `scripts/bench-pattern.sh INDEX` times the same searches through
 //! the command line on any index (a million-game collection too).
 
+mod common;
+use common::fox_pro_index;
+
 use std::hint::black_box;
-use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use kifudex::indexing::{build, BuildOptions};
 use kifudex::pattern::{search, PatternData, PatternRequest};
 use kifudex_core::index_file::IndexFile;
 
@@ -30,17 +31,6 @@ const PATTERNS: [(&str, &str, &str); 6] = [
     ("3x3_ANY_empty_triangle", "XX./X../...", "0,0,18,18"),
     ("3x3_C_XO", "XO./.X./...", "1,1,15,15"),
 ];
-
-fn fox_pro_index() -> Vec<u8> {
-    let corpus = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/corpus/fox_pro"
-    ));
-    let dir = tempfile::tempdir().expect("tempdir");
-    let out = dir.path().join("fox_pro.kdx");
-    build(&[corpus], &out, &BuildOptions::default()).expect("build fox_pro");
-    std::fs::read(&out).expect("read index")
-}
 
 fn bench(c: &mut Criterion) {
     let bytes = fox_pro_index();

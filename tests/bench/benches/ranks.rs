@@ -5,11 +5,12 @@
 //! `cargo bench -p kifudex-bench --bench ranks -- [INDEX]` (without an index, fox_pro is built
 //! in a temporary folder). Prints the best of 5 passes of each, per game.
 
+mod common;
+
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use kifudex::indexing::{build, BuildOptions};
 use kifudex::rank::{GameRanks, Rank, RankRange};
 use kifudex_core::index::Index;
 
@@ -30,15 +31,7 @@ fn main() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = match arg {
         Some(p) => PathBuf::from(p),
-        None => {
-            let corpus = PathBuf::from(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../../shared/corpus/fox_pro"
-            ));
-            let out = dir.path().join("fox_pro.kdx");
-            build(&[corpus], &out, &BuildOptions::default()).expect("build fox_pro");
-            out
-        }
+        None => common::build_fox_pro(dir.path()),
     };
     let bytes = kifudex::mapped::map_file(&path).expect("the index");
     let t = Instant::now();

@@ -7,28 +7,18 @@
 //! and the next-move merge by symmetry and sort. Goals: under 5 µs per next-move search;
 //! under 100 µs for the first 100 games of a position.
 
+mod common;
+use common::fox_pro_index;
+
 use std::hint::black_box;
-use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use kifudex::indexing::{build, BuildOptions};
 use kifudex_core::index::Index;
 use kifudex_core::notation::Sgf;
 use kifudex_core::query::position_after;
 use kifudex_core::search::MAX_CLASSES;
 use kifudex_core::Event;
 use kifudex_core::Size;
-
-fn fox_pro_index() -> Vec<u8> {
-    let corpus = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/corpus/fox_pro"
-    ));
-    let dir = tempfile::tempdir().expect("tempdir");
-    let out = dir.path().join("fox_pro.kdx");
-    build(&[corpus], &out, &BuildOptions::default()).expect("build fox_pro");
-    std::fs::read(&out).expect("read index")
-}
 
 /// The first 60 moves of the newest 19x19 game without setup stones that has more than 60
 /// moves, as a `--moves` list: a deep position found once.
