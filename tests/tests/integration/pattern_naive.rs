@@ -21,6 +21,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::Instant;
 
+use rayon::prelude::*;
+
 use kifudex::explore::pattern::counts;
 use kifudex::indexing::{build_in_memory, BuildOptions};
 use kifudex::input::collect_sources;
@@ -382,9 +384,28 @@ impl<'s> Run<'s> {
     }
 }
 
-/// The simple answers for all `specs`, one pass over every position of every game.
+/// The simple answers for all `specs`: the specs dealt round-robin to as many parts as
+/// there are threads, each part one pass of its own over every position (the test binary's
+/// other tests end long before this one, which would leave a core idle).
 fn naive(games: &[Game], specs: &[Spec]) -> Vec<(Value, Vec<HitRow>)> {
-    let mut runs: Vec<Run> = specs.iter().map(Run::new).collect();
+    let parts = rayon::current_num_threads().clamp(1, specs.len().max(1));
+    let answers: Vec<Vec<(Value, Vec<HitRow>)>> = (0..parts)
+        .into_par_iter()
+        .map(|p| {
+            let part: Vec<&Spec> = specs.iter().skip(p).step_by(parts).collect();
+            naive_pass(games, &part)
+        })
+        .collect();
+    // Spec i is answer i / parts of part i % parts.
+    let mut answers: Vec<_> = answers.into_iter().map(Vec::into_iter).collect();
+    (0..specs.len())
+        .map(|i| answers[i % parts].next().expect("one answer a spec"))
+        .collect()
+}
+
+/// The simple answers for `specs`, one pass over every position of every game.
+fn naive_pass(games: &[Game], specs: &[&Spec]) -> Vec<(Value, Vec<HitRow>)> {
+    let mut runs: Vec<Run> = specs.iter().map(|s| Run::new(s)).collect();
     let mut tb = vec![vec![EMPTY; 361]; 8];
     for g in games {
         for (n, pos) in g.positions.iter().enumerate() {
