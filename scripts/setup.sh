@@ -97,5 +97,8 @@ if ! python3 -c 'import sgfmill' >/dev/null 2>&1; then
   python3 -m pip install --quiet sgfmill==1.1.1
 fi
 # The Python package's virtual environment (maturin and pytest, pinned), under target/.
-bash "$(dirname "$0")/python-test.sh" --setup
+# (scripts/test.sh sets KIFUDEX_SETUP_PYTHON=later and makes it beside its builds.)
+if [ "${KIFUDEX_SETUP_PYTHON:-now}" != later ]; then
+  bash "$(dirname "$0")/python-test.sh" --setup
+fi
 echo "setup: ok"

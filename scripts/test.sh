@@ -187,19 +187,19 @@ firmware_qemu() {
   run "firmware (QEMU): replies identical to kifudex hints" firmware_identical_replies
 }
 
+# The Python package's virtual environment (made once, mostly waiting for PyPI: setup.sh
+# leaves it to this script) is made beside setup and the builds; the Python step waits for
+# it and prints its output.
+bash scripts/python-test.sh --setup >"$LOG_DIR/python-setup.log" 2>&1 &
+PYTHON_SETUP=$!
+
 section "setup"
 t0=$(date +%s)
-if ! bash scripts/setup.sh; then
+if ! KIFUDEX_SETUP_PYTHON=later bash scripts/setup.sh; then
   echo "test.sh: FAIL (scripts/setup.sh failed; nothing else was run)"
   exit 1
 fi
 record setup ok $(($(date +%s) - t0))
-
-# The Python package's virtual environment (made once: the one step that needs the network,
-# mostly waiting for PyPI) is made from the start, beside the builds; the Python step waits
-# for it and prints its output.
-bash scripts/python-test.sh --setup >"$LOG_DIR/python-setup.log" 2>&1 &
-PYTHON_SETUP=$!
 
 run "rustfmt" cargo fmt --all -- --check
 background core_other_targets
