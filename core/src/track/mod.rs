@@ -1064,6 +1064,12 @@ impl Tracker {
             if missing.is_empty() && self.contradicted(fresh, seen) {
                 continue;
             }
+            if fresh.is_empty() && !missing.is_empty() && self.exchanged(seen) {
+                continue;
+            }
+            if missing.is_empty() && left.is_empty() && self.exchange_undone(seen) {
+                continue;
+            }
             return if !missing.is_empty() {
                 fix(Condition::Restore, missing)
             } else if !left.is_empty() {
@@ -1348,6 +1354,102 @@ impl Tracker {
             self.played(after, caps.points, color, carry, seen);
             color = color.opponent();
         }
+        true
+    }
+
+    /// Whether recorded stones missing, no new stone on the board, are an exchange of
+    /// captures played between two readings: the side to move played on a point `x` that
+    /// reads empty (a captured stone of its colour lifted, or the move last taken back),
+    /// capturing stones, and the other side retook at once on one of them, capturing the
+    /// stone at `x` (its point never read empty: the captured stone lifted and the retaking
+    /// stone put there within one reading). The two moves, legal, give the snapshot's
+    /// position but for captured stones still to lift, and no other such pair does. Then
+    /// both are recorded, provisional (a knocked-off stone such an exchange would capture
+    /// reads the same: when it is put back, the snapshot is the position before the pair,
+    /// which is taken back: [`Tracker::exchange_undone`]).
+    fn exchanged(&mut self, seen: &[PointSet; 2]) -> bool {
+        let to_move = self.to_move();
+        let occupied = *self.board.stones(Color::Black) | *self.board.stones(Color::White);
+        let mut tried = self.captured[to_move.index()];
+        for &p in self.undone.iter().take(self.undone_len as usize) {
+            if let Some(p) = Point::from_index19(p) {
+                tried.insert(p);
+            }
+        }
+        let tried = tried - occupied - seen[0] - seen[1];
+        let mut found = None;
+        let mut answers = 0;
+        for x in tried.iter() {
+            let mut after = self.board.clone();
+            let Ok(caps) = after.play(to_move, Move::Play(x)) else {
+                continue;
+            };
+            for y in (caps.points & seen[to_move.opponent().index()]).iter() {
+                if explains(&self.board, to_move, &[Some(x), Some(y)], seen) {
+                    answers += 1;
+                    found = Some((x, y));
+                }
+            }
+        }
+        let Some((x, y)) = found.filter(|_| answers == 1) else {
+            return false;
+        };
+        let mut color = to_move;
+        for p in [x, y] {
+            let mut after = self.board.clone();
+            let Ok(caps) = after.play(color, Move::Play(p)) else {
+                return true;
+            };
+            if !self.record.push(p) {
+                return true;
+            }
+            let occupied = *after.stones(Color::Black) | *after.stones(Color::White);
+            let carry = [
+                (self.captured[0] & seen[0]) - occupied,
+                (self.captured[1] & seen[1]) - occupied,
+            ];
+            self.played(after, caps.points, color, carry, seen);
+            color = color.opponent();
+        }
+        self.undone_len = 0;
+        true
+    }
+
+    /// Whether the record's last two moves, both provisional, the second capturing the
+    /// first's stone (an exchange of captures, [`Tracker::exchanged`]), are undone by the
+    /// snapshot: it shows the position before them exactly (the stones they captured are
+    /// back: one was knocked off, not captured). Then both are taken back.
+    fn exchange_undone(&mut self, seen: &[PointSet; 2]) -> bool {
+        let len = self.record.len();
+        let (Some((c, Move::Play(x))), Some((_, Move::Play(_)))) = (
+            self.record.get(len.wrapping_sub(2)),
+            self.record.get(len.wrapping_sub(1)),
+        ) else {
+            return false;
+        };
+        if self.settled() + 2 > len || self.board.stones(c).contains(x) {
+            return false;
+        }
+        let mut before = Board::empty(self.record.size(), Rules::STANDARD);
+        if self
+            .record
+            .replay_to(&mut before, len - 2, |_, _| {})
+            .is_err()
+            || *before.stones(Color::Black) != seen[0]
+            || *before.stones(Color::White) != seen[1]
+        {
+            return false;
+        }
+        self.record.truncate(len - 2);
+        self.board = before;
+        self.captured = [PointSet::EMPTY; 2];
+        self.carried = false;
+        self.doubtful = false;
+        self.undone_len = 0;
+        let at = (len - 2 - self.settled()).min(MAX_PROVISIONAL);
+        self.seen[at..].fill(0);
+        self.shown_at[at..].fill(0);
+        self.generation = self.generation.wrapping_add(1);
         true
     }
 

@@ -1454,3 +1454,45 @@ fn the_last_handicap_stone_and_white_s_first_move_in_one_reading_are_followed() 
     assert_eq!(moves(&t), "Wce");
     assert_eq!(t.record().setup(Color::Black).len(), 2);
 }
+
+/// White ba takes aa (White to move); Black retakes at aa, taking ba and ca; White retakes
+/// at ba, taking aa: legal, as Black took two stones.
+const BEFORE_EXCHANGE: [&str; 5] = ["X.OX.", "OXX..", "O....", ".....", "....."];
+
+#[test]
+fn an_exchange_of_captures_between_two_readings_is_followed() {
+    // White ba takes aa, which is left on the board; then, between two readings, aa is
+    // lifted and Black's stone put there (it never reads empty: Black's retake takes ba
+    // and ca), ba is lifted and White's stone put back (White's retake takes aa), ca and
+    // aa are lifted. The board shows the record but for ca: the exchange, not a stone to
+    // restore.
+    let mut t = Tracker::new();
+    t.start(&snap(&BEFORE_EXCHANGE), Some(Color::White));
+    assert_eq!(
+        t.see(&snap(&["XOOX.", "OXX..", "O....", ".....", "....."])),
+        fix(Condition::Remove, "aa")
+    );
+    assert_eq!(
+        t.see(&snap(&[".O.X.", "OXX..", "O....", ".....", "....."])),
+        Seen::Consistent
+    );
+    assert_eq!(moves(&t), "Wba Baa Wba");
+}
+
+#[test]
+fn a_stone_knocked_off_that_an_exchange_explains_takes_it_back_when_put_back() {
+    // The same readings, then ca back on the board: it was knocked off while aa was lifted,
+    // not captured; the exchange is taken back.
+    let mut t = Tracker::new();
+    t.start(&snap(&BEFORE_EXCHANGE), Some(Color::White));
+    let _ = t.see(&snap(&["XOOX.", "OXX..", "O....", ".....", "....."]));
+    assert_eq!(
+        t.see(&snap(&[".O.X.", "OXX..", "O....", ".....", "....."])),
+        Seen::Consistent
+    );
+    assert_eq!(
+        t.see(&snap(&[".OOX.", "OXX..", "O....", ".....", "....."])),
+        Seen::Consistent
+    );
+    assert_eq!(moves(&t), "Wba");
+}
