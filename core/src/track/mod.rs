@@ -816,8 +816,16 @@ impl Tracker {
             seen[0] - occupied - self.captured[0],
             seen[1] - occupied - self.captured[1],
         ];
+        // A captured stone of the side then to move still on the board may be its retake
+        // (lifted and a stone put back between two readings), answered by the standing
+        // stone of the other side.
+        let color = self.record.color_of(first).index();
+        let back = (seen[color] & self.captured[color]) - occupied;
+        let mut with_back = new;
+        with_back[color] |= back;
         self.replays(first, seen, [PointSet::EMPTY; 2])
             || (!(new[0] | new[1]).is_empty() && self.replays(first, seen, new))
+            || (back.len() == 1 && self.replays(first, seen, with_back))
     }
 
     /// [`Tracker::phantoms_explain`] with the new stones `new` played after the standing
@@ -1068,6 +1076,9 @@ impl Tracker {
                 continue;
             }
             if missing.is_empty() && left.is_empty() && self.exchange_undone(seen) {
+                continue;
+            }
+            if missing.is_empty() && self.pass_after_retake(left, fresh, seen) {
                 continue;
             }
             return if !missing.is_empty() {
@@ -1412,6 +1423,53 @@ impl Tracker {
             color = color.opponent();
         }
         self.undone_len = 0;
+        true
+    }
+
+    /// Whether the pass last recorded was the other side's, after a retake: the record
+    /// ends with a capture and a pass given to the side to move then, one captured stone
+    /// of that side is still on the board (`left`: it never read empty, the others were
+    /// lifted), and the one new stone (`fresh`, or a stone on a point of the capture that
+    /// read empty) is of that side too, which cannot move again after its pass. The captured stone was its retake (lifted and a stone put back
+    /// between two readings), legal, and the pass the other side's: both are recorded and
+    /// the new stone judged again, as the next move.
+    fn pass_after_retake(&mut self, left: PointSet, fresh: PointSet, seen: &[PointSet; 2]) -> bool {
+        let len = self.record.len();
+        let (Some((passer, Move::Pass)), Some((_, Move::Play(_)))) = (
+            self.record.get(len.wrapping_sub(1)),
+            self.record.get(len.wrapping_sub(2)),
+        ) else {
+            return false;
+        };
+        // The retake's point never read empty; the new stone may stand on a point of the
+        // capture that did.
+        let back = (left & seen[passer.index()]) - self.emptied;
+        let new = (fresh | left) - back;
+        let (Some(c), Some(q)) = (back.first(), new.first()) else {
+            return false;
+        };
+        if back.len() != 1 || new.len() != 1 || !seen[passer.index()].contains(q) {
+            return false;
+        }
+        let mut after = self.board.clone();
+        let Ok(caps) = after.play(passer, Move::Play(c)) else {
+            return false;
+        };
+        self.record.truncate(len - 1);
+        if self.settled() > len - 1 {
+            self.settled = (len - 1) as u16;
+            self.seen = [0; MAX_PROVISIONAL];
+        }
+        if !self.record.push(c) {
+            return false;
+        }
+        let carry = [
+            (self.captured[0] & seen[0]) - PointSet::single(c),
+            (self.captured[1] & seen[1]) - PointSet::single(c),
+        ];
+        self.played(after, caps.points, passer, carry, seen);
+        self.doubtful = false;
+        let _ = self.pass();
         true
     }
 

@@ -1496,3 +1496,41 @@ fn a_stone_knocked_off_that_an_exchange_explains_takes_it_back_when_put_back() {
     );
     assert_eq!(moves(&t), "Wba");
 }
+
+#[test]
+fn a_pass_after_a_retake_that_never_read_empty_is_the_other_side_s() {
+    // Black db takes bb,cb; bb is lifted; cb never reads empty (White's retake put there
+    // between two readings); then `pass` (Black's), and White's next stone at ee: White
+    // cannot move after a pass of its own, so cb was White's retake and the pass Black's.
+    let mut t = pair();
+    let _ = t.see(&snap(&[".XX..", "XOOX.", ".XX..", ".....", "....."]));
+    assert_eq!(
+        t.see(&snap(&[".XX..", "X.OX.", ".XX..", ".....", "....."])),
+        fix(Condition::Remove, "cb")
+    );
+    assert!(t.pass());
+    assert_eq!(moves(&t), "Bdb W-");
+    assert_eq!(
+        t.see(&snap(&[".XX..", "X.OX.", ".XX..", ".....", "....O"])),
+        Seen::Consistent
+    );
+    assert_eq!(moves(&t), "Bdb Wcb B- Wee");
+}
+
+#[test]
+fn a_phantom_above_a_retake_that_never_read_empty_is_taken_back() {
+    // Black db takes bb,cb; bb is lifted; cb never reads empty (White's retake); a white
+    // stone misread at ae comes with Black's answer at ee, and is taken for White's move;
+    // when it goes, cb and ee are White's retake and Black's answer, not a stone to put
+    // back.
+    let mut t = pair();
+    let _ = t.see(&snap(&[".XX..", "XOOX.", ".XX..", ".....", "....."]));
+    let _ = t.see(&snap(&[".XX..", "X.OX.", ".XX..", ".....", "....."]));
+    let _ = t.see(&snap(&[".XX..", "X.OX.", ".XX..", ".....", "O...X"]));
+    assert_eq!(moves(&t), "Bdb Wae Bee");
+    assert_eq!(
+        t.see(&snap(&[".XX..", "X.OX.", ".XX..", ".....", "....X"])),
+        Seen::Consistent
+    );
+    assert_eq!(moves(&t), "Bdb Wcb Bee");
+}
