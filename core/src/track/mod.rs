@@ -879,6 +879,8 @@ impl Tracker {
         let _ = self.record.replay_to(&mut board, first, |_, _| {});
         let mut color = self.record.color_of(first);
         let mut next = [0usize; 2];
+        // The stones the sequence captures (a new stone taken at once may still be there).
+        let mut taken = [PointSet::EMPTY; 2];
         for _ in 0..count[0] + count[1] {
             let (k, o) = (color.index(), color.opponent().index());
             let Some(&(i, p, shown)) = stones[k].get(next[k]).filter(|_| next[k] < count[k]) else {
@@ -894,15 +896,22 @@ impl Tracker {
             let Some(p) = Point::from_index19(p) else {
                 return false;
             };
-            if later_first || board.play(color, Move::Play(p)).is_err() {
+            if later_first {
                 return false;
+            }
+            match board.play(color, Move::Play(p)) {
+                Ok(caps) => taken[o] |= caps.points,
+                Err(_) => return false,
             }
             next[k] += 1;
             color = color.opponent();
         }
-        [Color::Black, Color::White]
-            .iter()
-            .all(|&c| *board.stones(c) == (*self.board.stones(c) - dropped) | new[c.index()])
+        [Color::Black, Color::White].iter().all(|&c| {
+            let want = (*self.board.stones(c) - dropped) | new[c.index()];
+            let stones = *board.stones(c);
+            stones.is_subset(&want)
+                && (want - stones).is_subset(&(taken[c.index()] & new[c.index()]))
+        })
     }
 
     /// Forgets the captured stones once all of them have read empty [`STABLE`] times in a

@@ -1534,3 +1534,31 @@ fn a_phantom_above_a_retake_that_never_read_empty_is_taken_back() {
     );
     assert_eq!(moves(&t), "Bdb Wcb Bee");
 }
+
+#[test]
+fn a_phantom_below_a_move_pair_whose_second_takes_the_first_is_taken_back() {
+    // A black stone misread at ee is recorded; Black aa and White ab (taking aa at once)
+    // come in one reading: White's stone is recorded above the phantom, Black's is then
+    // illegal. When ee goes it was a phantom: aa and ab are the moves (aa to lift), not a
+    // stone to put back.
+    let mut t = Tracker::new();
+    t.start(
+        &snap(&[".O...", ".....", ".....", ".....", "....."]),
+        Some(Color::Black),
+    );
+    let _ = t.see(&snap(&[".O...", ".....", ".....", ".....", "....X"]));
+    assert_eq!(moves(&t), "Bee");
+    assert_eq!(
+        t.see(&snap(&["XO...", "O....", ".....", ".....", "....X"])),
+        fix(Condition::IllegalMove, "aa")
+    );
+    assert_eq!(
+        t.see(&snap(&["XO...", "O....", ".....", ".....", "....."])),
+        fix(Condition::Remove, "aa")
+    );
+    assert_eq!(moves(&t), "Baa Wab");
+    assert_eq!(
+        t.see(&snap(&[".O...", "O....", ".....", ".....", "....."])),
+        Seen::Consistent
+    );
+}
