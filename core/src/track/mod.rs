@@ -45,6 +45,15 @@
 //! - a captured stone of the side to move still on the board (another of the capture's
 //!   stones lifted) whose move captures the recorded stones now missing is that side's
 //!   retake, played between two readings: the capturing stone was taken;
+//! - recorded stones missing, no new stone, that one pair of legal moves explains (the
+//!   side to move on a point that reads empty, a captured stone of its colour or the move
+//!   last taken back, capturing; the other side at once on a point it emptied, taking it)
+//!   are that **exchange of captures**, both retakes played between two readings; the pair
+//!   is taken back when the position before it shows again (a stone knocked off, put
+//!   back);
+//! - a pass recorded after a capture whose one captured stone of the passing side is still
+//!   on the board, followed by a stone of that side, was the other side's: the captured
+//!   stone was the retake;
 //! - the stones a move captured count as captured stones (to be lifted, never a new move)
 //!   until the next move, or until every one of them has read empty on [`STABLE`]
 //!   snapshots in a row (a captured stone that flickers back is still a captured stone).
