@@ -45,6 +45,15 @@
 //! - a captured stone of the side to move still on the board (another of the capture's
 //!   stones lifted) whose move captures the recorded stones now missing is that side's
 //!   retake, played between two readings: the capturing stone was taken;
+//! - recorded stones missing, no new stone, that one pair of legal moves explains (the
+//!   side to move on a point that reads empty, a captured stone of its colour or the move
+//!   last taken back, capturing; the other side at once on a point it emptied, taking it)
+//!   are that **exchange of captures**, both retakes played between two readings; the pair
+//!   is taken back when the position before it shows again (a stone knocked off, put
+//!   back);
+//! - a pass recorded after a capture whose one captured stone of the passing side is still
+//!   on the board, followed by a stone of that side, was the other side's: the captured
+//!   stone was the retake;
 //! - the stones a move captured count as captured stones (to be lifted, never a new move)
 //!   until the next move, or until every one of them has read empty on [`STABLE`]
 //!   snapshots in a row (a captured stone that flickers back is still a captured stone).
@@ -816,8 +825,16 @@ impl Tracker {
             seen[0] - occupied - self.captured[0],
             seen[1] - occupied - self.captured[1],
         ];
+        // A captured stone of the side then to move still on the board may be its retake
+        // (lifted and a stone put back between two readings), answered by the standing
+        // stone of the other side.
+        let color = self.record.color_of(first).index();
+        let back = (seen[color] & self.captured[color]) - occupied;
+        let mut with_back = new;
+        with_back[color] |= back;
         self.replays(first, seen, [PointSet::EMPTY; 2])
             || (!(new[0] | new[1]).is_empty() && self.replays(first, seen, new))
+            || (back.len() == 1 && self.replays(first, seen, with_back))
     }
 
     /// [`Tracker::phantoms_explain`] with the new stones `new` played after the standing
@@ -871,6 +888,8 @@ impl Tracker {
         let _ = self.record.replay_to(&mut board, first, |_, _| {});
         let mut color = self.record.color_of(first);
         let mut next = [0usize; 2];
+        // The stones the sequence captures (a new stone taken at once may still be there).
+        let mut taken = [PointSet::EMPTY; 2];
         for _ in 0..count[0] + count[1] {
             let (k, o) = (color.index(), color.opponent().index());
             let Some(&(i, p, shown)) = stones[k].get(next[k]).filter(|_| next[k] < count[k]) else {
@@ -886,15 +905,22 @@ impl Tracker {
             let Some(p) = Point::from_index19(p) else {
                 return false;
             };
-            if later_first || board.play(color, Move::Play(p)).is_err() {
+            if later_first {
                 return false;
+            }
+            match board.play(color, Move::Play(p)) {
+                Ok(caps) => taken[o] |= caps.points,
+                Err(_) => return false,
             }
             next[k] += 1;
             color = color.opponent();
         }
-        [Color::Black, Color::White]
-            .iter()
-            .all(|&c| *board.stones(c) == (*self.board.stones(c) - dropped) | new[c.index()])
+        [Color::Black, Color::White].iter().all(|&c| {
+            let want = (*self.board.stones(c) - dropped) | new[c.index()];
+            let stones = *board.stones(c);
+            stones.is_subset(&want)
+                && (want - stones).is_subset(&(taken[c.index()] & new[c.index()]))
+        })
     }
 
     /// Forgets the captured stones once all of them have read empty [`STABLE`] times in a
@@ -1062,6 +1088,15 @@ impl Tracker {
                 continue;
             }
             if missing.is_empty() && self.contradicted(fresh, seen) {
+                continue;
+            }
+            if fresh.is_empty() && !missing.is_empty() && self.exchanged(seen) {
+                continue;
+            }
+            if missing.is_empty() && left.is_empty() && self.exchange_undone(seen) {
+                continue;
+            }
+            if missing.is_empty() && self.pass_after_retake(left, fresh, seen) {
                 continue;
             }
             return if !missing.is_empty() {
@@ -1348,6 +1383,149 @@ impl Tracker {
             self.played(after, caps.points, color, carry, seen);
             color = color.opponent();
         }
+        true
+    }
+
+    /// Whether recorded stones missing, no new stone on the board, are an exchange of
+    /// captures played between two readings: the side to move played on a point `x` that
+    /// reads empty (a captured stone of its colour lifted, or the move last taken back),
+    /// capturing stones, and the other side retook at once on one of them, capturing the
+    /// stone at `x` (its point never read empty: the captured stone lifted and the retaking
+    /// stone put there within one reading). The two moves, legal, give the snapshot's
+    /// position but for captured stones still to lift, and no other such pair does. Then
+    /// both are recorded, provisional (a knocked-off stone such an exchange would capture
+    /// reads the same: when it is put back, the snapshot is the position before the pair,
+    /// which is taken back: [`Tracker::exchange_undone`]).
+    fn exchanged(&mut self, seen: &[PointSet; 2]) -> bool {
+        let to_move = self.to_move();
+        let occupied = *self.board.stones(Color::Black) | *self.board.stones(Color::White);
+        let mut tried = self.captured[to_move.index()];
+        for &p in self.undone.iter().take(self.undone_len as usize) {
+            if let Some(p) = Point::from_index19(p) {
+                tried.insert(p);
+            }
+        }
+        let tried = tried - occupied - seen[0] - seen[1];
+        let mut found = None;
+        let mut answers = 0;
+        for x in tried.iter() {
+            let mut after = self.board.clone();
+            let Ok(caps) = after.play(to_move, Move::Play(x)) else {
+                continue;
+            };
+            for y in (caps.points & seen[to_move.opponent().index()]).iter() {
+                if explains(&self.board, to_move, &[Some(x), Some(y)], seen) {
+                    answers += 1;
+                    found = Some((x, y));
+                }
+            }
+        }
+        let Some((x, y)) = found.filter(|_| answers == 1) else {
+            return false;
+        };
+        let mut color = to_move;
+        for p in [x, y] {
+            let mut after = self.board.clone();
+            let Ok(caps) = after.play(color, Move::Play(p)) else {
+                return true;
+            };
+            if !self.record.push(p) {
+                return true;
+            }
+            let occupied = *after.stones(Color::Black) | *after.stones(Color::White);
+            let carry = [
+                (self.captured[0] & seen[0]) - occupied,
+                (self.captured[1] & seen[1]) - occupied,
+            ];
+            self.played(after, caps.points, color, carry, seen);
+            color = color.opponent();
+        }
+        self.undone_len = 0;
+        true
+    }
+
+    /// Whether the pass last recorded was the other side's, after a retake: the record
+    /// ends with a capture and a pass given to the side to move then, one captured stone
+    /// of that side is still on the board (`left`: it never read empty, the others were
+    /// lifted), and the one new stone (`fresh`, or a stone on a point of the capture that
+    /// read empty) is of that side too, which cannot move again after its pass. The captured stone was its retake (lifted and a stone put back
+    /// between two readings), legal, and the pass the other side's: both are recorded and
+    /// the new stone judged again, as the next move.
+    fn pass_after_retake(&mut self, left: PointSet, fresh: PointSet, seen: &[PointSet; 2]) -> bool {
+        let len = self.record.len();
+        let (Some((passer, Move::Pass)), Some((_, Move::Play(_)))) = (
+            self.record.get(len.wrapping_sub(1)),
+            self.record.get(len.wrapping_sub(2)),
+        ) else {
+            return false;
+        };
+        // The retake's point never read empty; the new stone may stand on a point of the
+        // capture that did.
+        let back = (left & seen[passer.index()]) - self.emptied;
+        let new = (fresh | left) - back;
+        let (Some(c), Some(q)) = (back.first(), new.first()) else {
+            return false;
+        };
+        if back.len() != 1 || new.len() != 1 || !seen[passer.index()].contains(q) {
+            return false;
+        }
+        let mut after = self.board.clone();
+        let Ok(caps) = after.play(passer, Move::Play(c)) else {
+            return false;
+        };
+        self.record.truncate(len - 1);
+        if self.settled() > len - 1 {
+            self.settled = (len - 1) as u16;
+            self.seen = [0; MAX_PROVISIONAL];
+        }
+        if !self.record.push(c) {
+            return false;
+        }
+        let carry = [
+            (self.captured[0] & seen[0]) - PointSet::single(c),
+            (self.captured[1] & seen[1]) - PointSet::single(c),
+        ];
+        self.played(after, caps.points, passer, carry, seen);
+        self.doubtful = false;
+        let _ = self.pass();
+        true
+    }
+
+    /// Whether the record's last two moves, both provisional, the second capturing the
+    /// first's stone (an exchange of captures, [`Tracker::exchanged`]), are undone by the
+    /// snapshot: it shows the position before them exactly (the stones they captured are
+    /// back: one was knocked off, not captured). Then both are taken back.
+    fn exchange_undone(&mut self, seen: &[PointSet; 2]) -> bool {
+        let len = self.record.len();
+        let (Some((c, Move::Play(x))), Some((_, Move::Play(_)))) = (
+            self.record.get(len.wrapping_sub(2)),
+            self.record.get(len.wrapping_sub(1)),
+        ) else {
+            return false;
+        };
+        if self.settled() + 2 > len || self.board.stones(c).contains(x) {
+            return false;
+        }
+        let mut before = Board::empty(self.record.size(), Rules::STANDARD);
+        if self
+            .record
+            .replay_to(&mut before, len - 2, |_, _| {})
+            .is_err()
+            || *before.stones(Color::Black) != seen[0]
+            || *before.stones(Color::White) != seen[1]
+        {
+            return false;
+        }
+        self.record.truncate(len - 2);
+        self.board = before;
+        self.captured = [PointSet::EMPTY; 2];
+        self.carried = false;
+        self.doubtful = false;
+        self.undone_len = 0;
+        let at = (len - 2 - self.settled()).min(MAX_PROVISIONAL);
+        self.seen[at..].fill(0);
+        self.shown_at[at..].fill(0);
+        self.generation = self.generation.wrapping_add(1);
         true
     }
 

@@ -1454,3 +1454,111 @@ fn the_last_handicap_stone_and_white_s_first_move_in_one_reading_are_followed() 
     assert_eq!(moves(&t), "Wce");
     assert_eq!(t.record().setup(Color::Black).len(), 2);
 }
+
+/// White ba takes aa (White to move); Black retakes at aa, taking ba and ca; White retakes
+/// at ba, taking aa: legal, as Black took two stones.
+const BEFORE_EXCHANGE: [&str; 5] = ["X.OX.", "OXX..", "O....", ".....", "....."];
+
+#[test]
+fn an_exchange_of_captures_between_two_readings_is_followed() {
+    // White ba takes aa, which is left on the board; then, between two readings, aa is
+    // lifted and Black's stone put there (it never reads empty: Black's retake takes ba
+    // and ca), ba is lifted and White's stone put back (White's retake takes aa), ca and
+    // aa are lifted. The board shows the record but for ca: the exchange, not a stone to
+    // restore.
+    let mut t = Tracker::new();
+    t.start(&snap(&BEFORE_EXCHANGE), Some(Color::White));
+    assert_eq!(
+        t.see(&snap(&["XOOX.", "OXX..", "O....", ".....", "....."])),
+        fix(Condition::Remove, "aa")
+    );
+    assert_eq!(
+        t.see(&snap(&[".O.X.", "OXX..", "O....", ".....", "....."])),
+        Seen::Consistent
+    );
+    assert_eq!(moves(&t), "Wba Baa Wba");
+}
+
+#[test]
+fn a_stone_knocked_off_that_an_exchange_explains_takes_it_back_when_put_back() {
+    // The same readings, then ca back on the board: it was knocked off while aa was lifted,
+    // not captured; the exchange is taken back.
+    let mut t = Tracker::new();
+    t.start(&snap(&BEFORE_EXCHANGE), Some(Color::White));
+    let _ = t.see(&snap(&["XOOX.", "OXX..", "O....", ".....", "....."]));
+    assert_eq!(
+        t.see(&snap(&[".O.X.", "OXX..", "O....", ".....", "....."])),
+        Seen::Consistent
+    );
+    assert_eq!(
+        t.see(&snap(&[".OOX.", "OXX..", "O....", ".....", "....."])),
+        Seen::Consistent
+    );
+    assert_eq!(moves(&t), "Wba");
+}
+
+#[test]
+fn a_pass_after_a_retake_that_never_read_empty_is_the_other_side_s() {
+    // Black db takes bb,cb; bb is lifted; cb never reads empty (White's retake put there
+    // between two readings); then `pass` (Black's), and White's next stone at ee: White
+    // cannot move after a pass of its own, so cb was White's retake and the pass Black's.
+    let mut t = pair();
+    let _ = t.see(&snap(&[".XX..", "XOOX.", ".XX..", ".....", "....."]));
+    assert_eq!(
+        t.see(&snap(&[".XX..", "X.OX.", ".XX..", ".....", "....."])),
+        fix(Condition::Remove, "cb")
+    );
+    assert!(t.pass());
+    assert_eq!(moves(&t), "Bdb W-");
+    assert_eq!(
+        t.see(&snap(&[".XX..", "X.OX.", ".XX..", ".....", "....O"])),
+        Seen::Consistent
+    );
+    assert_eq!(moves(&t), "Bdb Wcb B- Wee");
+}
+
+#[test]
+fn a_phantom_above_a_retake_that_never_read_empty_is_taken_back() {
+    // Black db takes bb,cb; bb is lifted; cb never reads empty (White's retake); a white
+    // stone misread at ae comes with Black's answer at ee, and is taken for White's move;
+    // when it goes, cb and ee are White's retake and Black's answer, not a stone to put
+    // back.
+    let mut t = pair();
+    let _ = t.see(&snap(&[".XX..", "XOOX.", ".XX..", ".....", "....."]));
+    let _ = t.see(&snap(&[".XX..", "X.OX.", ".XX..", ".....", "....."]));
+    let _ = t.see(&snap(&[".XX..", "X.OX.", ".XX..", ".....", "O...X"]));
+    assert_eq!(moves(&t), "Bdb Wae Bee");
+    assert_eq!(
+        t.see(&snap(&[".XX..", "X.OX.", ".XX..", ".....", "....X"])),
+        Seen::Consistent
+    );
+    assert_eq!(moves(&t), "Bdb Wcb Bee");
+}
+
+#[test]
+fn a_phantom_below_a_move_pair_whose_second_takes_the_first_is_taken_back() {
+    // A black stone misread at ee is recorded; Black aa and White ab (taking aa at once)
+    // come in one reading: White's stone is recorded above the phantom, Black's is then
+    // illegal. When ee goes it was a phantom: aa and ab are the moves (aa to lift), not a
+    // stone to put back.
+    let mut t = Tracker::new();
+    t.start(
+        &snap(&[".O...", ".....", ".....", ".....", "....."]),
+        Some(Color::Black),
+    );
+    let _ = t.see(&snap(&[".O...", ".....", ".....", ".....", "....X"]));
+    assert_eq!(moves(&t), "Bee");
+    assert_eq!(
+        t.see(&snap(&["XO...", "O....", ".....", ".....", "....X"])),
+        fix(Condition::IllegalMove, "aa")
+    );
+    assert_eq!(
+        t.see(&snap(&["XO...", "O....", ".....", ".....", "....."])),
+        fix(Condition::Remove, "aa")
+    );
+    assert_eq!(moves(&t), "Baa Wab");
+    assert_eq!(
+        t.see(&snap(&[".O...", "O....", ".....", ".....", "....."])),
+        Seen::Consistent
+    );
+}

@@ -297,9 +297,11 @@ fn sgfmill_batch(originals: &[&PathBuf], records: &[&str]) -> Option<(Vec<String
 /// The most records of [`streams_of_both_cadences_record_real_games`] not their game's, as
 /// last measured (with a last move slid onto a point where it captures moved there, a
 /// phantom just before `pass` taken back with the pass given to its side, and the last
-/// handicap stone read with White's first move): periodic (with t=, without), change-only
-/// (with t=, without).
-const WRONG_AT_MOST: [(usize, usize); 2] = [(6, 4), (1, 0)];
+/// handicap stone read with White's first move, an exchange of captures between two
+/// readings followed, a retake that never read empty answered by a pass or after a phantom,
+/// a phantom below a move pair whose second takes the first):
+/// periodic (with t=, without), change-only (with t=, without).
+const WRONG_AT_MOST: [(usize, usize); 2] = [(1, 0), (0, 0)];
 
 /// Every record of both cadences equals its game (the project's SGF reader: size, setup,
 /// handicap, moves and passes), and sgfmill reads the same main line from the record as
