@@ -1068,6 +1068,30 @@ mod tests {
                 player: Some("o".into()),
                 ..f()
             },
+            GameFilter {
+                ranks: RankRange {
+                    min: r("3d"),
+                    max: r("9d"),
+                },
+                rank_of: Some(Color::Black),
+                winner: Some(Color::Black),
+                ..f()
+            },
+            GameFilter {
+                event: Some("e".into()),
+                player: Some("a".into()),
+                komi: Some(650),
+                ..f()
+            },
+            GameFilter {
+                rules: Some("JAP".into()),
+                ranks: RankRange {
+                    min: r("1d"),
+                    max: None,
+                },
+                month_from: Some(199001),
+                ..f()
+            },
         ]
     }
 

@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use super::hot::Hot;
 use super::mask::GameMask;
+use super::unpacked::{bits, winner_code, Unpacked};
 use super::{within_months, GameFilter};
 use crate::rank::{Rank, RankRange};
 
@@ -18,6 +19,12 @@ use crate::rank::{Rank, RankRange};
 fn matching_names(d: &Dictionary<'_>, part: &str) -> Vec<bool> {
     let part = part.to_lowercase();
     (0..d.len()).map(|id| d.name(id).contains(&part)).collect()
+}
+
+/// Values `at..end` of a field (none where it is shorter).
+#[inline]
+fn part<T>(values: &[T], at: usize, end: usize) -> &[T] {
+    values.get(at..end).unwrap_or(&[])
 }
 
 /// A filter ready to test games by id ([`Selection::keeps`]).
@@ -119,20 +126,97 @@ impl<'a> Selection<'a> {
             .get(&self.filter, occurrences >= hot.min(), || self.mask())
     }
 
-    /// The mask of the games it keeps, made now (one test of each game, on all cores): from
-    /// the dates and facts the hot cache keeps unpacked, if it reads one; else from the
-    /// columns.
+    /// The mask of the games it keeps, made now (one test of each game): from the fields the
+    /// hot cache keeps unpacked, if it reads one ([`Selection::mask_of`]); else from the
+    /// columns, on all cores.
     pub fn mask(&self) -> GameMask {
         match self.hot.as_deref() {
-            Some(hot) => {
-                let u = hot.unpacked(&self.columns);
-                GameMask::of(self.columns.len(), |id| {
-                    self.passes(id, || u.date(id), || u.facts(id))
-                        .map(|f| f.winner)
-                })
-            }
+            Some(hot) => self.mask_of(&hot.unpacked(&self.columns)),
             None => GameMask::of(self.columns.len(), |id| self.kept(id).map(|f| f.winner)),
         }
+    }
+
+    /// The mask of the games it keeps, from the unpacked fields `u` (of its columns' games),
+    /// 64 games at a time: each test the filter makes is one loop over its field for the
+    /// games still kept ([`bits`]), the names (players, event) read from the columns for
+    /// those only. In the calling thread: a mask at a million games is a few milliseconds
+    /// of one core, and made on all cores, eight new filters at once took both cores from
+    /// every other question.
+    pub fn mask_of(&self, u: &Unpacked) -> GameMask {
+        let n = u.len().min(self.columns.len() as usize);
+        let c = &self.columns;
+        let dated = self.year_from.is_some()
+            || self.year_to.is_some()
+            || self.month_from.is_some()
+            || self.month_to.is_some();
+        let within = |code: u8| self.rank_in[code as usize & 63];
+        let named = |m: &Option<Vec<bool>>, id: u32| {
+            m.as_ref()
+                .is_none_or(|m| m.get(id as usize).copied().unwrap_or(false))
+        };
+        GameMask::from_words((0..n.div_ceil(64)).map(|w| {
+            let at = w * 64;
+            let end = (at + 64).min(n);
+            let winners = part(&u.winners, at, end);
+            let black = bits(winners, |x| x == winner_code(Some(Color::Black)));
+            let white = bits(winners, |x| x == winner_code(Some(Color::White)));
+            let mut kept = if end - at == 64 {
+                !0
+            } else {
+                (1u64 << (end - at)) - 1
+            };
+            if self.all {
+                // Every game (not asked of a mask by the walks; kept exact all the same).
+            } else {
+                if dated && kept != 0 {
+                    let dates = part(&u.dates, at, end);
+                    kept &= bits(dates, |d| self.dates_keep(d));
+                }
+                if let Some(h) = self.handicap.filter(|_| kept != 0) {
+                    kept &= bits(part(&u.handicaps, at, end), |x| x == h);
+                }
+                match self.winner {
+                    Some(Color::Black) => kept &= black,
+                    Some(Color::White) => kept &= white,
+                    None => {}
+                }
+                match self.komi.filter(|_| kept != 0) {
+                    Some(Some(k)) => kept &= bits(part(&u.komis, at, end), |x| x == k),
+                    // A komi no game has.
+                    Some(None) => kept = 0,
+                    None => {}
+                }
+                if let Some(m) = self.rules.as_ref().filter(|_| kept != 0) {
+                    let rules = part(&u.rules, at, end);
+                    kept &= bits(rules, |r| m.get(r as usize).copied().unwrap_or(false));
+                }
+                if !self.ranks.is_open() && kept != 0 {
+                    let black = part(&u.black_ranks, at, end);
+                    let white = part(&u.white_ranks, at, end);
+                    kept &= match self.rank_of {
+                        None => bits(black, within) & bits(white, within),
+                        Some(Color::Black) => bits(black, within),
+                        Some(Color::White) => bits(white, within),
+                    };
+                }
+                // The names, for the games still kept.
+                if self.events.is_some() || self.players.is_some() {
+                    let mut left = kept;
+                    while left != 0 {
+                        let i = left.trailing_zeros();
+                        left &= left - 1;
+                        let id = at as u32 + i;
+                        let player = self.players.is_none()
+                            || named(&self.players, c.black(id))
+                            || named(&self.players, c.white(id));
+                        if !(player && named(&self.events, c.event(id))) {
+                            kept &= !(1 << i);
+                        }
+                    }
+                }
+            }
+            (kept, black, white)
+        }))
     }
 
     /// Whether every game passes.
