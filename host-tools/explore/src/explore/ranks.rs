@@ -358,8 +358,8 @@ mod tests {
         }
         assert!(nonempty > 100, "{nonempty}");
         assert!(every.held() > 0);
-        // Two profiles, four positions, with and without the swap: 16 counted, the last 8
-        // kept.
+        // Two profiles, four positions, with and without the swap, of every game and of
+        // each winner: more counted than kept, the last PROFILES kept.
         assert_eq!(every.profiles(), crate::games::PROFILES);
     }
 

@@ -36,6 +36,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use kifudex_core::index::{Found, Index, Occurrence};
 use kifudex_core::stored::encode_move;
 use kifudex_core::transform::Transform;
+use kifudex_core::Color;
 use rayon::prelude::*;
 
 use super::mask::Masks;
@@ -53,12 +54,14 @@ pub const HOT_CAPACITY: usize = 1 << 22;
 
 /// Profiles' tallies kept (the most recently used): a years profile's at the empty board
 /// of a million games is about 4.5 MB (a slot per year of 65,536, 98 KB a year counted),
-/// a ranks profile's under 1 MB; so at most about 36 MB.
-pub const PROFILES: usize = 8;
+/// a ranks profile's under 1 MB; so at most about 54 MB. (Twelve: the years and ranks
+/// profiles of every game and of each winner at two positions.)
+pub const PROFILES: usize = 12;
 
 /// What a profile's tallies count: its name (`years`, `ranks`), the position's first
-/// occurrence, and whether the colour-exchanged position is counted too.
-pub type ProfileKey = (&'static str, usize, bool);
+/// occurrence, whether the colour-exchanged position is counted too, and the winner whose
+/// games alone are counted (`None`: every game).
+pub type ProfileKey = (&'static str, usize, bool, Option<Color>);
 
 /// A profile's tallies being counted or counted (as [`Cell`]).
 type ProfileCell = Arc<OnceLock<Arc<Tallies>>>;
