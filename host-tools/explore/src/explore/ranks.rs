@@ -102,7 +102,7 @@ pub fn ranks(
     hot: Option<&Arc<Hot>>,
 ) -> Result<RanksAnswer, ExploreError> {
     // The position's occurrences tallied once, by bin.
-    let selection = Selection::new(filter, columns).with_hot(hot);
+    let selection = Selection::of(filter, columns, hot);
     let ranges = ranges_by_code();
     let tallies = Tallies::count_profile(
         index,

@@ -40,6 +40,7 @@ use kifudex_core::Color;
 use rayon::prelude::*;
 
 use super::mask::Masks;
+use super::names::Matches;
 use super::pieces::pieces;
 use super::tally::{slot, Tallies};
 use super::unpacked::Unpacked;
@@ -149,6 +150,7 @@ pub struct Hot {
     capacity: usize,
     held: Mutex<Held>,
     masks: Masks,
+    matches: Matches,
     profiles: Mutex<Vec<(ProfileKey, ProfileCell)>>,
     unpacked: OnceLock<Arc<Unpacked>>,
 }
@@ -188,6 +190,7 @@ impl Hot {
             capacity,
             held: Mutex::new(Held::default()),
             masks: Masks::default(),
+            matches: Matches::default(),
             profiles: Mutex::new(Vec::new()),
             unpacked: OnceLock::new(),
         }
@@ -240,6 +243,11 @@ impl Hot {
     /// The masks of the filters asked lately (of the same index).
     pub fn masks(&self) -> &Masks {
         &self.masks
+    }
+
+    /// The matches of the filters' texts asked lately in the index's dictionaries.
+    pub fn matches(&self) -> &Matches {
+        &self.matches
     }
 
     /// The fewest occurrences of a kept position.

@@ -3,23 +3,18 @@
 //! turned into a komi id; then whether a game counts is a few reads of its columns,
 //! exactly [`GameFilter::accepts`] of its row (a test compares them on every game).
 
+use kifudex_core::columns::Facts;
 use kifudex_core::columns::GameColumns;
-use kifudex_core::columns::{Dictionary, Facts};
 use kifudex_core::Color;
 
 use std::sync::Arc;
 
 use super::hot::Hot;
 use super::mask::GameMask;
+use super::names::{matching_names, Field};
 use super::unpacked::{bits, winner_code, Unpacked};
 use super::{within_months, GameFilter};
 use crate::rank::{Rank, RankRange};
-
-/// Which names of a dictionary contain a text (lowercase, as the dictionary's).
-fn matching_names(d: &Dictionary<'_>, part: &str) -> Vec<bool> {
-    let part = part.to_lowercase();
-    (0..d.len()).map(|id| d.name(id).contains(&part)).collect()
-}
 
 /// Values `at..end` of a field (none where it is shorter).
 #[inline]
@@ -39,13 +34,13 @@ pub struct Selection<'a> {
     month_from: Option<u32>,
     month_to: Option<u32>,
     /// By player id: the name contains the player filter's text.
-    players: Option<Vec<bool>>,
+    players: Option<Arc<Vec<bool>>>,
     handicap: Option<u8>,
     winner: Option<Color>,
     /// The komi id asked for (`Some(None)`: a komi no game has).
     komi: Option<Option<u32>>,
-    rules: Option<Vec<bool>>,
-    events: Option<Vec<bool>>,
+    rules: Option<Arc<Vec<bool>>>,
+    events: Option<Arc<Vec<bool>>>,
     ranks: RankRange,
     rank_of: Option<Color>,
     /// By rank code (0-63, [`Rank::from_index`]): whether the rank lies within `ranks`.
@@ -57,9 +52,31 @@ pub struct Selection<'a> {
 impl<'a> Selection<'a> {
     /// Compiles `filter` over `columns`.
     pub fn new(filter: &GameFilter, columns: &GameColumns<'a>) -> Selection<'a> {
+        Selection::of(filter, columns, None)
+    }
+
+    /// Compiles `filter` over `columns`, reading the occurrences and masks `hot` keeps (as
+    /// [`Selection::with_hot`]) and the names its texts match from those it keeps
+    /// ([`super::Hot::matches`]).
+    pub fn of(
+        filter: &GameFilter,
+        columns: &GameColumns<'a>,
+        hot: Option<&Arc<Hot>>,
+    ) -> Selection<'a> {
         let komi = filter
             .komi
             .map(|k| (1..=columns.komi_count()).find(|&id| columns.komi_value(id) == Some(k)));
+        let names = |field: Field, text: &Option<String>| {
+            let d = match field {
+                Field::Players => columns.players(),
+                Field::Events => columns.events(),
+                Field::Rules => columns.rules(),
+            };
+            text.as_deref().map(|t| match hot {
+                Some(h) => h.matches().get(field, t, d),
+                None => Arc::new(matching_names(d, t)),
+            })
+        };
         Selection {
             filter: filter.clone(),
             columns: *columns,
@@ -68,27 +85,18 @@ impl<'a> Selection<'a> {
             year_to: filter.year_to,
             month_from: filter.month_from,
             month_to: filter.month_to,
-            players: filter
-                .player
-                .as_deref()
-                .map(|p| matching_names(columns.players(), p)),
+            players: names(Field::Players, &filter.player),
             handicap: filter.handicap,
             winner: filter.winner,
             komi,
-            rules: filter
-                .rules
-                .as_deref()
-                .map(|r| matching_names(columns.rules(), r)),
-            events: filter
-                .event
-                .as_deref()
-                .map(|e| matching_names(columns.events(), e)),
+            rules: names(Field::Rules, &filter.rules),
+            events: names(Field::Events, &filter.event),
             ranks: filter.ranks,
             rank_of: filter.rank_of,
             rank_in: std::array::from_fn(|code| {
                 filter.ranks.contains(Rank::from_index(code as u8))
             }),
-            hot: None,
+            hot: hot.cloned(),
         }
     }
 
@@ -150,7 +158,7 @@ impl<'a> Selection<'a> {
             || self.month_from.is_some()
             || self.month_to.is_some();
         let within = |code: u8| self.rank_in[code as usize & 63];
-        let named = |m: &Option<Vec<bool>>, id: u32| {
+        let named = |m: &Option<Arc<Vec<bool>>>, id: u32| {
             m.as_ref()
                 .is_none_or(|m| m.get(id as usize).copied().unwrap_or(false))
         };
