@@ -31,10 +31,13 @@ pub fn matching_names(d: &Dictionary<'_>, part: &str) -> Vec<bool> {
     (0..d.len()).map(|id| d.name(id).contains(&part)).collect()
 }
 
+/// A text's matches in a field's dictionary, by name id.
+type Match = (Field, String, Arc<Vec<bool>>);
+
 /// The matches of the texts asked lately (of one index's dictionaries).
 pub struct Matches {
     capacity: usize,
-    held: Mutex<Vec<(Field, String, Arc<Vec<bool>>)>>,
+    held: Mutex<Vec<Match>>,
 }
 
 impl Default for Matches {
@@ -55,9 +58,7 @@ impl Matches {
     /// The matches of `text` in `field`'s dictionary `d`: the kept ones, else matched now
     /// ([`matching_names`]) and kept (the least recently used dropped past the capacity).
     pub fn get(&self, field: Field, text: &str, d: &Dictionary<'_>) -> Arc<Vec<bool>> {
-        let at = |held: &[(Field, String, Arc<Vec<bool>>)]| {
-            held.iter().position(|(f, t, _)| *f == field && t == text)
-        };
+        let at = |held: &[Match]| held.iter().position(|(f, t, _)| *f == field && t == text);
         if let Ok(mut held) = self.held.lock() {
             if let Some(i) = at(&held) {
                 let entry = held.remove(i);
