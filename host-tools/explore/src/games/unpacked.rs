@@ -5,12 +5,13 @@
 //! game's date and facts from their packed columns and decoding the facts cost about 16 ns
 //! a game (`perf` of the first filtered questions at the empty board: `Selection::kept`),
 //! so eight new filters asked at once waited for each other's million decodes. The dates
-//! and the decoded facts are kept here as plain arrays, one per field (16 bytes a game:
-//! 16 MB at a million games), made once, on all cores, by the first mask or the server's
-//! warm-up. A mask then reads only the fields its filter tests, 64 games at a time
-//! ([`bits`]): a winner mask reads one byte a game. The values are the columns' own
-//! ([`GameColumns::date`], [`GameColumns::facts`]): a test compares the masks made from
-//! them with the rows on every game.
+//! and the decoded facts are kept here as plain arrays, one per field, with the players'
+//! and the event's ids (28 bytes a game: 28 MB at a million games), made once, on all
+//! cores, by the first mask or the server's warm-up. A mask then reads only the fields its
+//! filter tests, 64 games at a time ([`bits`]): a winner mask reads one byte a game. The
+//! values are the columns' own ([`GameColumns::date`], [`GameColumns::facts`],
+//! [`GameColumns::black`], ...): a test compares the masks made from them with the rows on
+//! every game.
 
 use kifudex_core::columns::{Facts, GameColumns};
 use kifudex_core::Color;
@@ -36,6 +37,12 @@ pub struct Unpacked {
     pub komis: Vec<u32>,
     /// The rules' id ([`Facts::rules`]).
     pub rules: Vec<u32>,
+    /// Black's id in the players' dictionary ([`GameColumns::black`]).
+    pub blacks: Vec<u32>,
+    /// White's id ([`GameColumns::white`]).
+    pub whites: Vec<u32>,
+    /// The event's id ([`GameColumns::event`]).
+    pub events: Vec<u32>,
 }
 
 /// A winner as one byte: 0 none, 1 Black, 2 White.
@@ -91,6 +98,9 @@ impl Unpacked {
                 let mut u = Unpacked::default();
                 for id in ids {
                     u.push(columns.date(id), &columns.facts(id));
+                    u.blacks.push(columns.black(id));
+                    u.whites.push(columns.white(id));
+                    u.events.push(columns.event(id));
                 }
                 u
             })
@@ -104,6 +114,9 @@ impl Unpacked {
             u.white_ranks.extend(part.white_ranks);
             u.komis.extend(part.komis);
             u.rules.extend(part.rules);
+            u.blacks.extend(part.blacks);
+            u.whites.extend(part.whites);
+            u.events.extend(part.events);
         }
         u
     }
