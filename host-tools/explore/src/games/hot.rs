@@ -27,8 +27,10 @@
 //!
 //! A [`Hot`] also keeps the masks of the filters asked lately ([`Hot::masks`],
 //! `mask.rs`): the games each filter keeps, one bit per game, made for the walks of many
-//! occurrences; and the tallies of the unfiltered profiles asked lately at kept positions
-//! ([`Hot::profile`]: a position's next moves by year or by band of ranks, counted once).
+//! occurrences; the tallies of the profiles asked lately at kept positions, of every game
+//! and of each winner's games ([`Hot::profile`]: a position's next moves by year or by band
+//! of ranks, counted once); the names the filters' texts matched lately ([`Hot::matches`],
+//! `names.rs`); and every game's filtered fields unpacked ([`Hot::unpacked`]).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
