@@ -89,7 +89,7 @@ impl Tallies {
 
     /// [`Tallies::count`] in one bin, every game `selection` keeps: with a mask, each
     /// occurrence is its bits (kept, the winner), no column is read; at a kept position,
-    /// in one loop without a branch per occurrence ([`Tally::add_masked`]).
+    /// in one loop without a branch per occurrence (`Tally::add_masked`).
     pub fn count_kept(
         index: &Index<'_>,
         board: &Board,

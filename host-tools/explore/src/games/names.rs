@@ -56,7 +56,7 @@ impl Matches {
     }
 
     /// The matches of `text` in `field`'s dictionary `d`: the kept ones, else matched now
-    /// ([`matching_names`]) and kept (the least recently used dropped past the capacity).
+    /// (`matching_names`) and kept (the least recently used dropped past the capacity).
     pub fn get(&self, field: Field, text: &str, d: &Dictionary<'_>) -> Arc<Vec<bool>> {
         let at = |held: &[Match]| held.iter().position(|(f, t, _)| *f == field && t == text);
         if let Ok(mut held) = self.held.lock() {

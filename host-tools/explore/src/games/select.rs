@@ -145,7 +145,7 @@ impl<'a> Selection<'a> {
     }
 
     /// The mask of the games it keeps, from the unpacked fields `u` (of its columns' games),
-    /// 64 games at a time: each test the filter makes is one loop over its field ([`bits`];
+    /// 64 games at a time: each test the filter makes is one loop over its field (`bits`;
     /// names by their ids, matched once), skipped once no game of the 64 is kept. In the
     /// calling thread: a mask at a million games is a millisecond or two of one core, and
     /// made on all cores, eight new filters at once took both cores from every other

@@ -25,7 +25,7 @@ const PIECE: u32 = 1 << 16;
 pub struct Unpacked {
     /// `yyyymmdd`, 0 unknown.
     pub dates: Vec<u32>,
-    /// The winner's code ([`winner_code`]).
+    /// The winner's code (`winner_code`).
     pub winners: Vec<u8>,
     /// Handicap stones.
     pub handicaps: Vec<u8>,
