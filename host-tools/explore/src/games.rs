@@ -9,11 +9,12 @@
 //! columns' precomputed orders when it holds a large share of the games. The occurrences
 //! of the positions most games reach are kept in memory once walked (`hot.rs`: [`Hot`]),
 //! and so are the games the filters asked lately keep, one bit per game (`mask.rs`:
-//! [`GameMask`]).
+//! [`GameMask`]), and the names their texts match (`names.rs`: [`Matches`]).
 
 mod count;
 mod hot;
 mod mask;
+mod names;
 mod pieces;
 mod select;
 mod tally;
@@ -21,6 +22,7 @@ mod unpacked;
 
 pub use hot::{Hot, HotPosition, ProfileKey, Warmed, HOT_CAPACITY, HOT_MIN, PROFILES};
 pub use mask::{GameMask, Masks, MASKS};
+pub use names::{Field, Matches, MATCHES};
 pub use select::Selection;
 pub use tally::Tallies;
 pub use unpacked::Unpacked;
@@ -254,7 +256,7 @@ impl GameFilter {
         if self.keeps_all() {
             index.next_moves(board, swap)
         } else {
-            let selection = Selection::new(self, columns).with_hot(hot);
+            let selection = Selection::of(self, columns, hot);
             Tallies::count_kept(index, board, swap, &selection).next_moves(index, board, swap, &[0])
         }
     }
@@ -362,7 +364,7 @@ pub fn list(
     page: Page,
     hot: Option<&Arc<Hot>>,
 ) -> GameList {
-    let selection = Selection::new(filter, columns).with_hot(hot);
+    let selection = Selection::of(filter, columns, hot);
     if sort.key == SortKey::Newest && !swap {
         if let Some(l) = newest_page(index, &selection, board, sort.descending, page) {
             return l;
@@ -1068,6 +1070,30 @@ mod tests {
                 player: Some("o".into()),
                 ..f()
             },
+            GameFilter {
+                ranks: RankRange {
+                    min: r("3d"),
+                    max: r("9d"),
+                },
+                rank_of: Some(Color::Black),
+                winner: Some(Color::Black),
+                ..f()
+            },
+            GameFilter {
+                event: Some("e".into()),
+                player: Some("a".into()),
+                komi: Some(650),
+                ..f()
+            },
+            GameFilter {
+                rules: Some("JAP".into()),
+                ranks: RankRange {
+                    min: r("1d"),
+                    max: None,
+                },
+                month_from: Some(199001),
+                ..f()
+            },
         ]
     }
 
@@ -1150,7 +1176,7 @@ mod tests {
             .into_iter()
             .flat_map(|f| [(f.clone(), None), (f, Some(&hot))])
         {
-            let mask = Selection::new(&filter, columns).with_hot(hot).mask();
+            let mask = Selection::of(&filter, columns, hot).mask();
             let mut kept = 0;
             for id in 0..index.game_count() {
                 let accepted = filter.accepts(&index.game(id).unwrap());
@@ -1164,6 +1190,49 @@ mod tests {
             assert!(!mask.has(index.game_count()) && !mask.has(u32::MAX));
         }
         assert_eq!(hot.unpacked(columns).len(), index.game_count() as usize);
+    }
+
+    /// The names a text matches are those whose lowercase name contains the lowercase
+    /// text (a second computation: the game rows' names), kept per field and text, the
+    /// most recently used within the capacity; a selection compiled with a hot cache reads
+    /// them from it and keeps the games of the rows.
+    #[test]
+    fn matches_are_kept_per_text() {
+        let bytes = crate::sample::sample_index().unwrap();
+        let file = kifudex_core::index_file::IndexFile::open_verified(&bytes).unwrap();
+        let (index, columns) = (&file.index, &file.columns);
+        let matches = Matches::new(2);
+        let players = columns.players();
+        for text in ["a", "KOBAYASHI", "zzz-nobody", "a"] {
+            let m = matches.get(Field::Players, text, players);
+            assert_eq!(m.len(), players.len() as usize);
+            // Every game's players, from its row: matched exactly when the name contains
+            // the text, without case.
+            for id in 0..index.game_count() {
+                let g = index.game(id).unwrap();
+                for (name, pid) in [(g.black, columns.black(id)), (g.white, columns.white(id))] {
+                    let want = name.to_lowercase().contains(&text.to_lowercase());
+                    assert_eq!(m[pid as usize], want, "{text:?} {name:?}");
+                }
+            }
+        }
+        // "a" asked again: read, not matched again; the least recently used dropped.
+        assert_eq!(matches.len(), 2);
+        let a = matches.get(Field::Players, "a", players);
+        assert!(Arc::ptr_eq(&a, &matches.get(Field::Players, "a", players)));
+        // The same text in another field is another match.
+        let e = matches.get(Field::Events, "a", columns.events());
+        assert_eq!(e.len(), columns.events().len() as usize);
+        assert!(Matches::new(0).get(Field::Players, "a", players).len() == a.len());
+        let hot = Arc::new(Hot::default());
+        for filter in filters() {
+            let s = Selection::of(&filter, columns, Some(&hot));
+            for id in 0..index.game_count() {
+                let accepted = filter.accepts(&index.game(id).unwrap());
+                assert_eq!(s.keeps(id), accepted, "{filter:?} game {id}");
+            }
+        }
+        assert!(hot.matches().len() >= 5, "{}", hot.matches().len());
     }
 
     /// A page by move number is the page of the list stably sorted by move number (a

@@ -28,6 +28,11 @@ struct Record {
     komi: Option<i32>,
     rules: String,
     event: String,
+    /// The players' names (`PB`, `PW`).
+    black: String,
+    white: String,
+    /// The result (`RE`).
+    result: String,
     /// (year, month), month 0 when not given.
     date: Option<(u32, u32)>,
     setup: Vec<(u8, u8)>,
@@ -147,6 +152,9 @@ fn read(path: &Path) -> Record {
         komi,
         rules: prop(root, "RU").unwrap_or_default(),
         event: prop(root, "EV").unwrap_or_default(),
+        black: prop(root, "PB").unwrap_or_default(),
+        white: prop(root, "PW").unwrap_or_default(),
+        result: prop(root, "RE").unwrap_or_default(),
         date,
         setup,
         moves,
@@ -279,6 +287,28 @@ const FILTERS: &[Filter] = &[
     Filter {
         args: &["--to", "2016"],
         keeps: |r| in_months(r, 0, 201612),
+    },
+    // The winner (from the result's first letters) and player filters (either name
+    // contains the text), alone and with others.
+    Filter {
+        args: &["--winner", "B"],
+        keeps: |r| r.result.starts_with("B+"),
+    },
+    Filter {
+        args: &["--winner", "W"],
+        keeps: |r| r.result.starts_with("W+"),
+    },
+    Filter {
+        args: &["--player", "陈"],
+        keeps: |r| r.black.contains('陈') || r.white.contains('陈'),
+    },
+    Filter {
+        args: &["--winner", "W", "--player", "李", "--komi", "6.5"],
+        keeps: |r| {
+            r.result.starts_with("W+")
+                && (r.black.contains('李') || r.white.contains('李'))
+                && r.komi == Some(650)
+        },
     },
     Filter {
         args: &[

@@ -102,7 +102,7 @@ pub fn ranks(
     hot: Option<&Arc<Hot>>,
 ) -> Result<RanksAnswer, ExploreError> {
     // The position's occurrences tallied once, by bin.
-    let selection = Selection::new(filter, columns).with_hot(hot);
+    let selection = Selection::of(filter, columns, hot);
     let ranges = ranges_by_code();
     let tallies = Tallies::count_profile(
         index,
@@ -358,8 +358,8 @@ mod tests {
         }
         assert!(nonempty > 100, "{nonempty}");
         assert!(every.held() > 0);
-        // Two profiles, four positions, with and without the swap: 16 counted, the last 8
-        // kept.
+        // Two profiles, four positions, with and without the swap, of every game and of
+        // each winner: more counted than kept, the last PROFILES kept.
         assert_eq!(every.profiles(), crate::games::PROFILES);
     }
 

@@ -40,7 +40,7 @@ pub fn years(
 ) -> Result<YearsAnswer, ExploreError> {
     // Every known year of the filter's games is a bin of its own, the games of no known
     // year bin 0 (no year is 0).
-    let selection = Selection::new(filter, columns).with_hot(hot);
+    let selection = Selection::of(filter, columns, hot);
     let by_year =
         Tallies::count_profile(index, board, swap, &selection, "years", 1 << 16, |id, _| {
             Some(year_of(columns, id).map_or(0, |y| y as usize))

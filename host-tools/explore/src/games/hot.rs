@@ -27,8 +27,10 @@
 //!
 //! A [`Hot`] also keeps the masks of the filters asked lately ([`Hot::masks`],
 //! `mask.rs`): the games each filter keeps, one bit per game, made for the walks of many
-//! occurrences; and the tallies of the unfiltered profiles asked lately at kept positions
-//! ([`Hot::profile`]: a position's next moves by year or by band of ranks, counted once).
+//! occurrences; the tallies of the profiles asked lately at kept positions, of every game
+//! and of each winner's games ([`Hot::profile`]: a position's next moves by year or by band
+//! of ranks, counted once); the names the filters' texts matched lately ([`Hot::matches`],
+//! `names.rs`); and every game's filtered fields unpacked ([`Hot::unpacked`]).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -36,9 +38,11 @@ use std::sync::{Arc, Mutex, OnceLock};
 use kifudex_core::index::{Found, Index, Occurrence};
 use kifudex_core::stored::encode_move;
 use kifudex_core::transform::Transform;
+use kifudex_core::Color;
 use rayon::prelude::*;
 
 use super::mask::Masks;
+use super::names::Matches;
 use super::pieces::pieces;
 use super::tally::{slot, Tallies};
 use super::unpacked::Unpacked;
@@ -53,12 +57,14 @@ pub const HOT_CAPACITY: usize = 1 << 22;
 
 /// Profiles' tallies kept (the most recently used): a years profile's at the empty board
 /// of a million games is about 4.5 MB (a slot per year of 65,536, 98 KB a year counted),
-/// a ranks profile's under 1 MB; so at most about 36 MB.
-pub const PROFILES: usize = 8;
+/// a ranks profile's under 1 MB; so at most about 54 MB. (Twelve: the years and ranks
+/// profiles of every game and of each winner at two positions.)
+pub const PROFILES: usize = 12;
 
 /// What a profile's tallies count: its name (`years`, `ranks`), the position's first
-/// occurrence, and whether the colour-exchanged position is counted too.
-pub type ProfileKey = (&'static str, usize, bool);
+/// occurrence, whether the colour-exchanged position is counted too, and the winner whose
+/// games alone are counted (`None`: every game).
+pub type ProfileKey = (&'static str, usize, bool, Option<Color>);
 
 /// A profile's tallies being counted or counted (as [`Cell`]).
 type ProfileCell = Arc<OnceLock<Arc<Tallies>>>;
@@ -146,6 +152,7 @@ pub struct Hot {
     capacity: usize,
     held: Mutex<Held>,
     masks: Masks,
+    matches: Matches,
     profiles: Mutex<Vec<(ProfileKey, ProfileCell)>>,
     unpacked: OnceLock<Arc<Unpacked>>,
 }
@@ -185,6 +192,7 @@ impl Hot {
             capacity,
             held: Mutex::new(Held::default()),
             masks: Masks::default(),
+            matches: Matches::default(),
             profiles: Mutex::new(Vec::new()),
             unpacked: OnceLock::new(),
         }
@@ -237,6 +245,11 @@ impl Hot {
     /// The masks of the filters asked lately (of the same index).
     pub fn masks(&self) -> &Masks {
         &self.masks
+    }
+
+    /// The matches of the filters' texts asked lately in the index's dictionaries.
+    pub fn matches(&self) -> &Matches {
+        &self.matches
     }
 
     /// The fewest occurrences of a kept position.

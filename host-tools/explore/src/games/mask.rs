@@ -4,16 +4,17 @@
 //! A filtered question at a position most games reach (the empty board: about 591,000
 //! occurrences at a million games) asked whether each occurrence's game passes the
 //! filter: several reads and decodes of the game columns per occurrence, for every
-//! question. A mask asks it once per game, in a tight loop over the columns on all cores
-//! (a million games: 125 KB, and as much again for each winner), and a walk then tests one
-//! bit per occurrence (and reads the winner's bits of the games kept). A mask costs a
-//! walk over every game of the collection, so it is made only for a walk of many
-//! occurrences ([`super::Hot::min`] or more); once made it is kept, the most recently
-//! used [`MASKS`] of them, and read by every question with the same filter, on any route
-//! and at any position (a user who sets a filter and then plays through a game asks it
-//! again at every move). A mask is made from the columns' own test
-//! ([`super::Selection::mask`] calls [`GameMask::of`] with [`super::Selection::kept`]): a
-//! test compares the masks with the rows on every game.
+//! question. A mask asks it once per game (a million games: 125 KB, and as much again for
+//! each winner), and a walk then tests one bit per occurrence (and reads the winner's bits
+//! of the games kept). A mask costs a test of every game of the collection, so it is made
+//! only for a walk of many occurrences ([`super::Hot::min`] or more); once made it is
+//! kept, the most recently used [`MASKS`] of them, and read by every question with the
+//! same filter, on any route and at any position (a user who sets a filter and then plays
+//! through a game asks it again at every move). With a hot cache a mask is made from its
+//! unpacked fields, 64 games at a time, in the asking thread
+//! ([`super::Selection::mask_of`]: 0.6-2 ms at a million games); without one from the
+//! columns' own test on all cores ([`GameMask::of`] with [`super::Selection::kept`]). A
+//! test compares both with the rows on every game.
 
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -32,6 +33,8 @@ const WORDS_PER_PIECE: usize = 256;
 /// One bit per game of an index: set for the games a filter keeps; and of those, which
 /// Black won and which White won (what a tally of next moves reads of a game).
 pub struct GameMask {
+    /// Games kept (counted once made).
+    kept: usize,
     words: Vec<u64>,
     black_won: Vec<u64>,
     white_won: Vec<u64>,
@@ -63,11 +66,36 @@ impl GameMask {
                 bits
             })
             .collect();
-        GameMask {
+        GameMask::counted(GameMask {
+            kept: 0,
             words: words.iter().map(|w| w[0]).collect(),
             black_won: words.iter().map(|w| w[1]).collect(),
             white_won: words.iter().map(|w| w[2]).collect(),
+        })
+    }
+
+    /// The mask with its games kept counted.
+    fn counted(mut m: GameMask) -> GameMask {
+        m.kept = m.words.iter().map(|w| w.count_ones() as usize).sum();
+        m
+    }
+
+    /// The mask whose words (64 games each, game `64 * w + i` at bit `i` of word `w`) are
+    /// `kept`, and of those the games Black won and White won (`(kept, black, white)` per
+    /// word; bits past the games clear).
+    pub fn from_words(words: impl IntoIterator<Item = (u64, u64, u64)>) -> GameMask {
+        let mut m = GameMask {
+            kept: 0,
+            words: Vec::new(),
+            black_won: Vec::new(),
+            white_won: Vec::new(),
+        };
+        for (kept, black, white) in words {
+            m.words.push(kept);
+            m.black_won.push(black & kept);
+            m.white_won.push(white & kept);
         }
+        GameMask::counted(m)
     }
 
     /// Bit `id` of `bits` (false past the games).
@@ -95,9 +123,24 @@ impl GameMask {
         }
     }
 
+    /// Game `id`'s bits as counts: `[kept, kept and Black won, kept and White won]`, each 0
+    /// or 1 (all 0 past the games): what a tally adds for an occurrence of the game,
+    /// without a branch.
+    #[inline]
+    pub fn counts(&self, id: u32) -> [u32; 3] {
+        let (w, b) = (id as usize / 64, id % 64);
+        let bit = |v: &[u64]| v.get(w).map_or(0, |x| (x >> b & 1) as u32);
+        [bit(&self.words), bit(&self.black_won), bit(&self.white_won)]
+    }
+
     /// Number of games kept.
     pub fn count(&self) -> usize {
-        self.words.iter().map(|w| w.count_ones() as usize).sum()
+        self.kept
+    }
+
+    /// Number of games it has a bit for (the index's, rounded up to 64).
+    pub fn games(&self) -> usize {
+        self.words.len() * 64
     }
 }
 

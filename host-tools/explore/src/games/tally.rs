@@ -14,6 +14,8 @@ use kifudex_core::stored::decode_move;
 use kifudex_core::transform::Transform;
 use kifudex_core::Color;
 
+use super::mask::GameMask;
+
 /// The tally slot of a move record played in orientation `orientation`.
 #[inline]
 pub(super) fn slot(record: u64, orientation: usize) -> u16 {
@@ -42,6 +44,41 @@ impl Tally {
             t[1] = t[1].saturating_add((winner == Some(Color::Black)) as u32);
             t[2] = t[2].saturating_add((winner == Some(Color::White)) as u32);
         }
+    }
+
+    /// Adds, for each occurrence of `games` whose next move has the tally slot of `slots`
+    /// (the same length), its game's `mask` counts ([`GameMask::counts`]): the occurrences of
+    /// the games the mask keeps, without a branch per occurrence (a kept position's
+    /// occurrences: at most [`super::HOT_CAPACITY`], so no count can overflow). Returns
+    /// the number of occurrences added.
+    pub(super) fn add_masked(
+        &mut self,
+        games: impl Iterator<Item = u32>,
+        slots: &[u16],
+        mask: &GameMask,
+    ) -> usize {
+        // A branch per occurrence when the mask keeps nearly all games or nearly none (it
+        // is then predicted and skips the others); without one when it keeps between an
+        // eighth and seven eighths (a winner's games: half the branches would be
+        // mispredicted). At the empty board of a million games, one client: the winner
+        // filter 4.0-7.1 ms with the branch, 1.8 without; a year or handicap filter 1.1-1.9
+        // ms with it, 2.0-3.4 without.
+        let (kept, games_in) = (mask.count(), mask.games().max(1));
+        let mixed = kept * 8 > games_in && kept * 8 < games_in * 7;
+        let mut added = 0;
+        for (game, &slot) in games.zip(slots) {
+            let [kept, black, white] = mask.counts(game);
+            if kept == 0 && !mixed {
+                continue;
+            }
+            if let Some(t) = self.0.get_mut(slot as usize) {
+                t[0] = t[0].wrapping_add(kept);
+                t[1] = t[1].wrapping_add(black);
+                t[2] = t[2].wrapping_add(white);
+                added += kept as usize;
+            }
+        }
+        added
     }
 
     /// Adds another tally's counts.

@@ -8,7 +8,7 @@
 //! ```text
 //! cargo build --release -p kifudex-bench --bin explore_bench
 //! target/release/explore_bench INDEX [--runs 15] [--clients 8] [--rounds 4] [--only TEXT]
-//!     [--warm] [--distinct]
+//!     [--warm] [--distinct] [--workers N]
 //! ```
 //!
 //! The first question at each position (its game list's first game, asked before any
@@ -16,7 +16,8 @@
 //! (`--warm`: the explorer walks the positions it keeps before the server starts, as
 //! `kifudex serve` does in the background). With `--distinct` the clients at once ask
 //! different questions: client `c` the `c`-th question after the row's (of all questions
-//! measured), so that no two share an answer.
+//! measured), so that no two share an answer. `--workers N`: the server computes N answers
+//! at once (default: the server's, [`Limits::workers`]).
 //!
 //! The filters' values are read from the index's first game (its Black player, event,
 //! rules, komi, year), so any index can be measured. Numbers are reported, never asserted.
@@ -38,6 +39,7 @@ struct Args {
     only: Option<String>,
     warm: bool,
     distinct: bool,
+    workers: Option<usize>,
 }
 
 fn args() -> Args {
@@ -49,6 +51,7 @@ fn args() -> Args {
         only: None,
         warm: false,
         distinct: false,
+        workers: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(x) = it.next() {
@@ -62,6 +65,7 @@ fn args() -> Args {
             "--only" => a.only = it.next(),
             "--warm" => a.warm = true,
             "--distinct" => a.distinct = true,
+            "--workers" => a.workers = Some(num(&mut it)),
             _ => a.index = x,
         }
     }
@@ -99,7 +103,10 @@ fn main() {
             t.elapsed().as_secs_f64() * 1e3
         );
     }
-    let limits = Limits::default();
+    let mut limits = Limits::default();
+    if let Some(w) = a.workers {
+        limits.workers = w;
+    }
     let server = RunningServer::start("127.0.0.1:0".parse().unwrap(), Arc::new(explorer), limits)
         .expect("server");
     let addr = server.addr();
