@@ -1089,29 +1089,13 @@ fn firmware_replies_are_byte_identical_under_qemu() {
         text(&built.stderr)
     );
     let t_build = t0.elapsed();
-    // The two sessions (the cross-check's requests; tracked games) run at once, each its own
-    // QEMU (one thread each): the runner `cargo run --release` calls (.cargo/config.toml),
-    // given the ELF just built. The defmt log (semihosting standard output) goes to a file of
-    // its own (tools/qemu-run.sh); the UART, QEMU's standard output here, carries only the
-    // replies. Tracked games: noisy snapshot streams of real games (one with handicap
-    // stones), the records printed, a new record, back to plain snapshots.
-    let elf = fw.join("target/thumbv7em-none-eabihf/release/kifudex-firmware-example");
-    let tracking = tracking_requests(c);
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hints-cross");
-    let (log, tracking_log) = (dir.join("firmware.defmt"), dir.join("tracking.defmt"));
-    std::fs::write(tracking_log.with_extension("txt"), &tracking).unwrap();
-    let qemu = |requests: &[u8], log: &Path, limit: u64| {
-        let mut run = Command::new(fw.join("tools/qemu-run.sh"));
-        run.current_dir(&fw).arg(&elf).env("KIFUDEX_DEFMT", log);
-        let t0 = Instant::now();
-        let out = run_with_timeout(run, requests, Duration::from_secs(limit));
-        (out, t0.elapsed())
-    };
-    let ((fw_out, t_run), (tracked_out, t_tracked)) = std::thread::scope(|s| {
-        let first = s.spawn(|| qemu(&c.requests, &log, 600));
-        let second = qemu(&tracking, &tracking_log, 900);
-        (first.join().unwrap(), second)
-    });
+    // The defmt log (semihosting standard output) goes to a file of its own
+    // (tools/qemu-run.sh); the UART, QEMU's standard output here, carries only the replies.
+    let log = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hints-cross/firmware.defmt");
+    let mut run = firmware(&["run", "--release", "-q"]);
+    run.env("KIFUDEX_DEFMT", &log);
+    let fw_out = run_with_timeout(run, &c.requests, Duration::from_secs(600));
+    let t_run = t0.elapsed() - t_build;
     assert!(
         fw_out.status.success(),
         "firmware exit {:?}: {}",
@@ -1141,25 +1125,35 @@ fn firmware_replies_are_byte_identical_under_qemu() {
     }
     eprintln!(
         "firmware: {replies} replies byte-identical to kifudex hints ({} bytes); built in \
-         {t_build:.1?}, ran in {t_run:.1?} (beside the tracked games)",
+         {t_build:.1?}, ran in {t_run:.1?}",
         host.stdout.len()
     );
+    let elf = fw.join("target/thumbv7em-none-eabihf/release/kifudex-firmware-example");
     match decode_defmt(&elf, &log) {
         Some(frames) => check_firmware_log(c, &frames, &host, &text(&c.requests)),
         None => eprintln!("the firmware's log not decoded: defmt-print is not installed"),
     }
 
+    // Tracked games: noisy snapshot streams of real games (one with handicap stones), the
+    // records printed, a new record, back to plain snapshots.
+    let requests = tracking_requests(c);
+    let log = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hints-cross/tracking.defmt");
+    std::fs::write(log.with_extension("txt"), &requests).unwrap();
+    let mut run = firmware(&["run", "--release", "-q"]);
+    run.env("KIFUDEX_DEFMT", &log);
+    let t0 = Instant::now();
+    let fw_out = run_with_timeout(run, &requests, Duration::from_secs(900));
     assert!(
-        tracked_out.status.success(),
+        fw_out.status.success(),
         "firmware exit {:?}: {}",
-        tracked_out.status,
-        text(&tracked_out.stderr)
+        fw_out.status,
+        text(&fw_out.stderr)
     );
-    let host = hints(&c.book, &tracking, &["--leds"]);
+    let host = hints(&c.book, &requests, &["--leds"]);
     assert!(host.status.success());
     let replies = host.stdout.iter().filter(|&&b| b == b'\n').count();
-    if tracked_out.stdout != host.stdout {
-        let (f, h) = (text(&tracked_out.stdout), text(&host.stdout));
+    if fw_out.stdout != host.stdout {
+        let (f, h) = (text(&fw_out.stdout), text(&host.stdout));
         let first = f.lines().zip(h.lines()).position(|(a, b)| a != b);
         panic!(
             "tracking: firmware and kifudex hints differ at reply {first:?}: {:?} / {:?}",
@@ -1169,11 +1163,12 @@ fn firmware_replies_are_byte_identical_under_qemu() {
     }
     eprintln!(
         "firmware, tracking: {replies} replies byte-identical to kifudex hints ({} bytes), ran in \
-         {t_tracked:.1?}",
+         {:.1?}",
         host.stdout.len(),
+        t0.elapsed()
     );
-    if let Some(frames) = decode_defmt(&elf, &tracking_log) {
-        check_firmware_log(c, &frames, &host, &text(&tracking));
+    if let Some(frames) = decode_defmt(&elf, &log) {
+        check_firmware_log(c, &frames, &host, &text(&requests));
     }
 }
 
