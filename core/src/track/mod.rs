@@ -1365,16 +1365,29 @@ impl Tracker {
         // The stones the move taken back captured are recorded stones again.
         self.captured = [PointSet::EMPTY; 2];
         self.doubtful = false;
+        self.record_sequence(first, order.iter().flatten().copied(), seen);
+        true
+    }
+
+    /// `moves` played from the record's position, colours alternating from `first`, each
+    /// recorded as a provisional move, the captured stones still on the board (not those
+    /// played on) kept to lift. Whether all were: the first illegal one, or one the record
+    /// cannot hold, ends it.
+    fn record_sequence(
+        &mut self,
+        first: Color,
+        moves: impl IntoIterator<Item = Point>,
+        seen: &[PointSet; 2],
+    ) -> bool {
         let mut color = first;
-        for &p in order.iter().flatten() {
+        for p in moves {
             let mut after = self.board.clone();
             let Ok(caps) = after.play(color, Move::Play(p)) else {
-                return true;
+                return false;
             };
             if !self.record.push(p) {
-                return true;
+                return false;
             }
-            // Captured stones still on the board stay to lift (not those played on).
             let occupied = *after.stones(Color::Black) | *after.stones(Color::White);
             let carry = [
                 (self.captured[0] & seen[0]) - occupied,
@@ -1423,24 +1436,9 @@ impl Tracker {
         let Some((x, y)) = found.filter(|_| answers == 1) else {
             return false;
         };
-        let mut color = to_move;
-        for p in [x, y] {
-            let mut after = self.board.clone();
-            let Ok(caps) = after.play(color, Move::Play(p)) else {
-                return true;
-            };
-            if !self.record.push(p) {
-                return true;
-            }
-            let occupied = *after.stones(Color::Black) | *after.stones(Color::White);
-            let carry = [
-                (self.captured[0] & seen[0]) - occupied,
-                (self.captured[1] & seen[1]) - occupied,
-            ];
-            self.played(after, caps.points, color, carry, seen);
-            color = color.opponent();
+        if self.record_sequence(to_move, [x, y], seen) {
+            self.undone_len = 0;
         }
-        self.undone_len = 0;
         true
     }
 
