@@ -33,13 +33,21 @@ impl Tallies {
         bin_of: impl Fn(u32, &Facts) -> Option<usize> + Sync,
     ) -> Tallies {
         let columns = selection.columns();
-        Tallies::walk(index, board, swap, selection, bins, |game, mask| {
-            let facts = match mask {
-                Some(m) => m.has(game).then(|| columns.facts(game)),
-                None => selection.kept(game),
-            }?;
-            Some((bin_of(game, &facts)?, facts.winner))
-        })
+        Tallies::walk(
+            index,
+            board,
+            swap,
+            selection,
+            bins,
+            |game, mask| {
+                let facts = match mask {
+                    Some(m) => m.has(game).then(|| columns.facts(game)),
+                    None => selection.kept(game),
+                }?;
+                Some((bin_of(game, &facts)?, facts.winner))
+            },
+            false,
+        )
     }
 
     /// [`Tallies::count`] for the profile `name` (its bins and `bin_of` the same for every
@@ -96,7 +104,7 @@ impl Tallies {
         swap: bool,
         selection: &Selection<'_>,
     ) -> Tallies {
-        Tallies::walk_with(
+        Tallies::walk(
             index,
             board,
             swap,
@@ -111,22 +119,10 @@ impl Tallies {
     }
 
     /// The walk of [`Tallies::count`]: `classify` gives an occurrence's game's bin and
-    /// winner (none: left out), from the filter's mask if one is read.
+    /// winner (none: left out), from the filter's mask if one is read. With `by_mask`
+    /// (`classify` in one bin as the mask's bits, as [`Tallies::count_kept`] asks), a kept
+    /// position with a mask is counted by [`Tally::add_masked`] instead.
     fn walk(
-        index: &Index<'_>,
-        board: &Board,
-        swap: bool,
-        selection: &Selection<'_>,
-        bins: usize,
-        classify: impl Fn(u32, Option<&GameMask>) -> Option<(usize, Option<Color>)> + Sync,
-    ) -> Tallies {
-        Tallies::walk_with(index, board, swap, selection, bins, classify, false)
-    }
-
-    /// [`Tallies::walk`]; with `by_mask` (`classify` in one bin as the mask's bits, as
-    /// [`Tallies::count_kept`] asks), a kept position with a mask is counted by
-    /// [`Tally::add_masked`] instead.
-    fn walk_with(
         index: &Index<'_>,
         board: &Board,
         swap: bool,
