@@ -25,12 +25,13 @@
 //!   back, as if it had never been played (a flickering phantom stone; a stone slid to the
 //!   next point while it is being placed is taken back and played where it lands), unless
 //!   a new stone captured it (the longest record one new stone explains is kept);
-//! - the moves last taken back are remembered while they would be provisional: they come
-//!   back when a new stone captures them after all, and when their stones show again with
-//!   later moves they are played first, in their order;
+//! - the moves last taken back are remembered while they would be provisional (a longer
+//!   branch over a shorter one taken back at the same point later): they come back when a
+//!   new stone captures them after all, and when their stones show again with later moves
+//!   they are played first, in their order;
 //! - a settled last move whose stone goes while one stone of its colour shows elsewhere,
-//!   nothing else changed, is moved there, provisional again (a phantom that stood
-//!   [`STABLE`] snapshots, then the real move); a last move whose stone goes while one of
+//!   nothing else changed but for stones that stone captures (to lift), is moved there,
+//!   provisional again (a phantom that stood [`STABLE`] snapshots, then the real move); a last move whose stone goes while one of
 //!   its colour shows on a neighbouring point, where played instead (with the other side's
 //!   answer read at once, perhaps) it gives the snapshot exactly but for the stones it
 //!   captured, still to lift, is moved there too (a stone slid onto a point where it
@@ -39,7 +40,9 @@
 //!   when two or more recorded stones are missing within a hand's area (3x3 points), or
 //!   when the record without them does not explain the standing stones (colours
 //!   alternating, legal, no stone before one that showed on an earlier reading): they are
-//!   [`Condition::Restore`], and the record keeps its order; when moves taken back as
+//!   [`Condition::Restore`], and the record keeps its order (but a hand does not rest
+//!   over the board while the same `fix` is answered on [`STALLED`] snapshots in a row, or
+//!   for [`STALLED_MS`] with `t=`: stones still missing then are phantoms after all); when moves taken back as
 //!   phantoms show again with the record's later stones, the record taken back returns in
 //!   its order;
 //! - a captured stone of the side to move still on the board (another of the capture's
@@ -65,9 +68,9 @@
 //! (a phantom stone of the side that passed, taken back when it goes, gives that side the
 //! pass).
 //!
-//! Memory: a [`Tracker`] is 2,724 bytes (the record 2,208 with its 1,024 moves; the
+//! Memory: a [`Tracker`] is 2,732 bytes (the record 2,208 with its 1,024 moves; the
 //! record's position, a board of stones only; the captured stones; the provisional moves'
-//! counts; the moves last taken back). Everything is fixed arrays and bit sets, nothing panics on any snapshot.
+//! counts; the moves last taken back; the count of a `fix` repeated). Everything is fixed arrays and bit sets, nothing panics on any snapshot.
 
 mod record;
 
@@ -89,6 +92,16 @@ pub const SETTLE_MS: u32 = 300;
 
 /// The most moves provisional at once: an older one is settled when another is recorded.
 const MAX_PROVISIONAL: usize = 8;
+
+/// Snapshots in a row answered with the same `fix` after which stones kept to restore as
+/// hidden by a hand are phantoms after all (see the module documentation): a hand rests
+/// over the board a moment, not 16 readings.
+pub const STALLED: u8 = 16;
+
+/// How long the same `fix` must be answered, with `t=`, before stones kept to restore as
+/// hidden by a hand are phantoms after all: a hand over the board lasts well under a
+/// second.
+pub const STALLED_MS: u32 = 1_000;
 
 /// Recorded stones missing at once below a standing later move that are a hand over the
 /// board, not phantoms, when they lie within [`HAND_SPAN`] (see
@@ -226,6 +239,11 @@ pub struct Tracker {
     undone: [u16; MAX_PROVISIONAL],
     undone_at: u16,
     undone_len: u8,
+    /// The `fix` last answered (a digest of its condition and points), on how many
+    /// snapshots in a row, and since when (with `t=`): see [`Tracker::hand_lifted`].
+    stall_digest: u32,
+    stalled: u8,
+    stall_since: u32,
     /// Changes whenever the record's position does.
     generation: u32,
 }
@@ -266,6 +284,9 @@ impl Tracker {
             undone: [0; MAX_PROVISIONAL],
             undone_at: 0,
             undone_len: 0,
+            stall_digest: 0,
+            stalled: 0,
+            stall_since: 0,
             generation: 0,
         }
     }
@@ -299,6 +320,7 @@ impl Tracker {
         self.settled = 0;
         self.seen = [0; MAX_PROVISIONAL];
         self.undone_len = 0;
+        self.stalled = 0;
         self.generation = self.generation.wrapping_add(1);
     }
 
@@ -497,6 +519,10 @@ impl Tracker {
             self.branch_returns(&seen);
         }
         let verdict = self.judge(&seen);
+        match verdict {
+            Seen::Fix(f) => self.count_fix(f),
+            Seen::Consistent => self.stalled = 0,
+        }
         let occupied = *self.board.stones(Color::Black) | *self.board.stones(Color::White);
         let waiting = (seen[0] | seen[1]) - occupied;
         self.waiting = [NONE; MAX_WAITING];
@@ -506,6 +532,19 @@ impl Tracker {
         self.waiting_more = waiting.len() > MAX_WAITING;
         if verdict == Seen::Consistent {
             self.count_provisional();
+        } else {
+            // A provisional stone this reading misses was not there in a row (a hand over
+            // it, or a phantom kept to restore): its count starts again when it shows.
+            let settled = self.settled();
+            for (i, s) in self.seen.iter_mut().enumerate() {
+                if self
+                    .record
+                    .get(settled + i)
+                    .is_some_and(|m| is_missing(&self.board, m, &seen))
+                {
+                    *s = 0;
+                }
+            }
         }
         verdict
     }
@@ -702,7 +741,12 @@ impl Tracker {
                 }
             }
         }
-        (self.undone, self.undone_at, self.undone_len) = (taken, base as u16, n);
+        // A branch of more moves taken back at the same point stays the one that may come
+        // back (three stones under a hand taken back, then a phantom recorded and taken
+        // back before the hand lifts: the three return).
+        if from_undone || self.undone_at as usize != base || self.undone_len <= n {
+            (self.undone, self.undone_at, self.undone_len) = (taken, base as u16, n);
+        }
         self.doubtful = false;
         self.board = board;
         let from = base.saturating_sub(self.settled()).min(MAX_PROVISIONAL);
@@ -712,12 +756,39 @@ impl Tracker {
         for c in &mut self.captured {
             *c = *c - occupied;
         }
+        self.doubt_last(last_captures);
         // Captured stones are left over from before the last move only when that move did
         // not capture them (a phantom recorded above a capture and taken back leaves the
         // capture the last move's again).
         let captured = self.captured[0] | self.captured[1];
         self.carried = !captured.is_subset(&last_captures);
         self.generation = self.generation.wrapping_add(1);
+    }
+
+    /// After moves were taken back: the last move kept, provisional, capturing nothing
+    /// (`captures`), on a point the move before it captured, is doubtful again (a captured
+    /// stone put back looks the same: the move taken back had confirmed it, a phantom
+    /// answer), its stone a captured one too, to lift if a stone of its colour contradicts
+    /// it ([`Tracker::contradicted`]).
+    fn doubt_last(&mut self, captures: PointSet) {
+        let keep = self.record.len();
+        let Some((color, Move::Play(p))) = self.record.get(keep.wrapping_sub(1)) else {
+            return;
+        };
+        if keep <= self.settled() || keep < 2 || !captures.is_empty() {
+            return;
+        }
+        let mut before = PointSet::EMPTY;
+        let mut scratch = Board::empty(self.record.size(), Rules::STANDARD);
+        let _ = self.record.replay_to(&mut scratch, keep - 1, |i, caps| {
+            if i + 2 == keep {
+                before = *caps;
+            }
+        });
+        if before.contains(p) {
+            self.doubtful = true;
+            self.captured[color.index()].insert(p);
+        }
     }
 
     /// Whether the moves last taken back come back: played again in their order after
@@ -805,7 +876,8 @@ impl Tracker {
         let first = (from..len).find(|&i| missing(i))?;
         let top = (first..len).rev().find(|&i| stands(i))?;
         let hidden = self.difference(seen).0;
-        let hand = hidden.len() >= HIDDEN_MIN && within_hand(hidden, HAND_SPAN);
+        let hand =
+            hidden.len() >= HIDDEN_MIN && within_hand(hidden, HAND_SPAN) && !self.hand_lifted();
         (hand || !self.phantoms_explain(first, seen)).then_some(top + 1)
     }
 
@@ -1030,7 +1102,10 @@ impl Tracker {
                 // to move still there is its retake (played between two readings), when
                 // the capture is the last move's (a stone left over from an earlier capture
                 // while play went on is a fix ignored, not a retake).
-                let answered = theirs.len() == 1 && !self.carried;
+                // (A captured stone that never left the board is no answer: it is not new;
+                // one back on a point that read empty is.)
+                let answer = (fresh | (left & self.emptied)) & seen[to_move.opponent().index()];
+                let answered = answer.len() == 1 && !self.carried;
                 if let Some(p) = self.thrown_in(left & seen[to_move.index()], answered, missing) {
                     pick = Some(p);
                     left.remove(p);
@@ -1212,8 +1287,9 @@ impl Tracker {
 
     /// Whether the record's last move, settled, was moved before the other side played:
     /// its stone is the one recorded stone `missing`, the one new stone (`fresh`) is of its
-    /// colour, and played there instead (from the position before it) neither move
-    /// captures and the snapshot is the record's position. Then the move is replaced,
+    /// colour, and played there instead (from the position before it) the old move
+    /// captured nothing and the snapshot is the record's position but for stones the new
+    /// one captures, still to lift. Then the move is replaced,
     /// provisional again (it moves back if its stone goes and the old one returns, or comes
     /// back captured if a new stone of the other side takes it). A move
     /// still provisional is taken back when its stone goes; one settled by a phantom that
@@ -1243,13 +1319,19 @@ impl Tracker {
             return false;
         }
         let mut after = before;
-        match after.play(color, Move::Play(q)) {
+        // The new stone may capture: its captured stones may still be on the board.
+        let captures = match after.play(color, Move::Play(q)) {
             Ok(caps)
-                if caps.points.is_empty()
-                    && *after.stones(Color::Black) == seen[0]
-                    && *after.stones(Color::White) == seen[1] => {}
+                if after.stones(Color::Black).is_subset(&seen[0])
+                    && after.stones(Color::White).is_subset(&seen[1])
+                    && ((seen[0] - *after.stones(Color::Black))
+                        | (seen[1] - *after.stones(Color::White)))
+                    .is_subset(&caps.points) =>
+            {
+                caps.points
+            }
             _ => return false,
-        }
+        };
         self.record.truncate(len - 1);
         self.settled -= 1;
         self.seen = [0; MAX_PROVISIONAL];
@@ -1261,7 +1343,7 @@ impl Tracker {
         if !self.record.push(q) {
             return false;
         }
-        self.played(after, PointSet::EMPTY, color, [PointSet::EMPTY; 2], seen);
+        self.played(after, captures, color, [PointSet::EMPTY; 2], seen);
         true
     }
 
@@ -1367,6 +1449,31 @@ impl Tracker {
         self.doubtful = false;
         self.record_sequence(first, order.iter().flatten().copied(), seen);
         true
+    }
+
+    /// Counts the snapshots in a row answered with the same `fix` (and notes when the
+    /// first was taken, with `t=`): see [`Tracker::hand_lifted`].
+    fn count_fix(&mut self, fix: Fix) {
+        let digest = fix.points.iter().fold(fix.condition as u32, |h, p| {
+            h.rotate_left(5) ^ u32::from(p.index19())
+        });
+        if self.stalled == 0 || digest != self.stall_digest {
+            (self.stall_digest, self.stalled, self.stall_since) = (digest, 1, self.clock());
+        } else {
+            self.stalled = self.stalled.saturating_add(1);
+        }
+    }
+
+    /// Whether a hand over the board would have been lifted by now: the same `fix` has
+    /// been answered on [`STALLED`] snapshots in a row (with `t=`: for [`STALLED_MS`]).
+    /// Stones kept to restore as hidden by a hand that stay missing so long were
+    /// phantoms (two misreadings close together): the players do not put back stones
+    /// that were never there, and no hand rests that long.
+    fn hand_lifted(&self) -> bool {
+        match self.now {
+            Some(now) => self.stalled >= 1 && now.wrapping_sub(self.stall_since) >= STALLED_MS,
+            None => self.stalled >= STALLED,
+        }
     }
 
     /// `moves` played from the record's position, colours alternating from `first`, each
