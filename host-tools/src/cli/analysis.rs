@@ -33,6 +33,15 @@ pub struct ShapesArgs {
     json: bool,
 }
 
+/// The noise kinds of `predict --eval --streams` timelines.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoiseKinds {
+    /// Every kind.
+    All,
+    /// No reading lost, no fix ignored.
+    Issue,
+}
+
 #[derive(Args, Debug)]
 pub struct PredictArgs {
     /// The index whose games are learnt from and tested on.
@@ -63,6 +72,12 @@ pub struct PredictArgs {
     /// With --streams and a cadence: the snapshots carry their time (`t=<ms>`).
     #[arg(long, requires = "streams")]
     times: bool,
+    /// With --streams and a cadence: the noise of the physical timeline: `all` (every
+    /// kind: flicker, hands, stones lifted and slid, captures lifted slowly, throw-ins,
+    /// readings lost while both players moved, fixes ignored) or `issue` (the kinds of the
+    /// legacy generator and throw-ins: no reading lost, no fix ignored).
+    #[arg(long, value_enum, default_value_t = NoiseKinds::All, requires = "streams")]
+    noise: NoiseKinds,
     /// Learn from all games but one in N (`--test-every`), test on the others (split by a
     /// hash of each game's setup and first 40 moves, so a game recorded twice is on one
     /// side), and print top-1/top-5 by move bucket.
@@ -151,6 +166,10 @@ pub fn predict(a: PredictArgs) -> Result<ExitCode> {
                 })
                 .collect::<Result<_>>()?,
             times: a.times,
+            noise: match a.noise {
+                NoiseKinds::All => kifudex::tracking::stream::Noise::ALL,
+                NoiseKinds::Issue => kifudex::tracking::stream::Noise::ISSUE,
+            },
         };
         let all = kifudex::tracking::eval::evaluate_streams(&a.streams, &s, log)?;
         for (k, e) in all.iter().enumerate() {

@@ -39,12 +39,15 @@ pub struct StreamOptions {
     /// The noise of each test game's stream is seeded with this and the game's number.
     pub seed: u64,
     /// The boards' cadences, each measured on the same book: the streams of a physical
-    /// timeline ([`super::stream::timeline`], every noise kind but the buttons') as a board
+    /// timeline ([`super::stream::timeline`], the noise of [`StreamOptions::noise`]) as a board
     /// of this cadence sends them; `None`: the legacy generator ([`stream`]: periodic, the
     /// players waiting while the board asks for a fix).
     pub cadences: Vec<Option<Cadence>>,
     /// With a cadence: the snapshots carry their time (`t=<ms>`).
     pub times: bool,
+    /// With a cadence: the noise of each game's timeline ([`Noise::ALL`], or
+    /// [`Noise::ISSUE`]: no reading lost, no fix ignored).
+    pub noise: Noise,
 }
 
 /// What the measurement counted: the book, the games, the snapshots and their noise.
@@ -228,7 +231,7 @@ fn measure(
         }
         Some(cadence) => {
             let g = Game::from_trackable(game);
-            let tl = timeline(&g, seed, Protocol::Today, &Noise::ALL);
+            let tl = timeline(&g, seed, Protocol::Today, &opts.noise);
             let r = render(&tl, cadence, opts.times, seed);
             let replies: Vec<String> = r.lines.iter().map(|l| ask(&mut ws, l)).collect();
             (replies, r.before_move, r.lines.len(), tl.noise)
