@@ -9,13 +9,15 @@
 //! columns' precomputed orders when it holds a large share of the games. The occurrences
 //! of the positions most games reach are kept in memory once walked (`hot.rs`: [`Hot`]),
 //! and so are the games the filters asked lately keep, one bit per game (`mask.rs`:
-//! [`GameMask`]), and the names their texts match (`names.rs`: [`Matches`]).
+//! [`GameMask`]), and the names their texts match (`names.rs`: [`Matches`]), each list of
+//! the most recently used (`recent.rs`).
 
 mod count;
 mod hot;
 mod mask;
 mod names;
 mod pieces;
+mod recent;
 mod select;
 mod tally;
 mod unpacked;

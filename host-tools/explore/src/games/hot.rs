@@ -44,6 +44,7 @@ use rayon::prelude::*;
 use super::mask::Masks;
 use super::names::Matches;
 use super::pieces::pieces;
+use super::recent::Recent;
 use super::tally::{slot, Tallies};
 use super::unpacked::Unpacked;
 use kifudex_core::columns::GameColumns;
@@ -65,9 +66,6 @@ pub const PROFILES: usize = 12;
 /// occurrence, whether the colour-exchanged position is counted too, and the winner whose
 /// games alone are counted (`None`: every game).
 pub type ProfileKey = (&'static str, usize, bool, Option<Color>);
-
-/// A profile's tallies being counted or counted (as [`Cell`]).
-type ProfileCell = Arc<OnceLock<Arc<Tallies>>>;
 
 /// One position's occurrences, in the index's order.
 pub struct HotPosition {
@@ -153,7 +151,7 @@ pub struct Hot {
     held: Mutex<Held>,
     masks: Masks,
     matches: Matches,
-    profiles: Mutex<Vec<(ProfileKey, ProfileCell)>>,
+    profiles: Recent<ProfileKey, Arc<Tallies>>,
     unpacked: OnceLock<Arc<Unpacked>>,
 }
 
@@ -193,7 +191,7 @@ impl Hot {
             held: Mutex::new(Held::default()),
             masks: Masks::default(),
             matches: Matches::default(),
-            profiles: Mutex::new(Vec::new()),
+            profiles: Recent::new(PROFILES),
             unpacked: OnceLock::new(),
         }
     }
@@ -215,31 +213,12 @@ impl Hot {
         key: ProfileKey,
         count: impl FnOnce() -> Tallies,
     ) -> Option<Arc<Tallies>> {
-        let cell: ProfileCell = {
-            let mut held = self.profiles.lock().ok()?;
-            match held.iter().position(|(k, _)| *k == key) {
-                Some(i) => {
-                    let entry = held.remove(i);
-                    let cell = Arc::clone(&entry.1);
-                    held.push(entry);
-                    cell
-                }
-                None => {
-                    if held.len() >= PROFILES {
-                        held.remove(0);
-                    }
-                    let cell = ProfileCell::default();
-                    held.push((key, Arc::clone(&cell)));
-                    cell
-                }
-            }
-        };
-        Some(Arc::clone(cell.get_or_init(|| Arc::new(count()))))
+        self.profiles.get(&key, true, || Arc::new(count()))
     }
 
     /// Number of profiles' tallies kept (counted or being counted).
     pub fn profiles(&self) -> usize {
-        self.profiles.lock().map_or(0, |p| p.len())
+        self.profiles.len()
     }
 
     /// The masks of the filters asked lately (of the same index).

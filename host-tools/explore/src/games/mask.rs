@@ -16,7 +16,9 @@
 //! columns' own test on all cores ([`GameMask::of`] with [`super::Selection::kept`]). A
 //! test compares both with the rows on every game.
 
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::Arc;
+
+use super::recent::Recent;
 
 use kifudex_core::Color;
 use rayon::prelude::*;
@@ -144,14 +146,11 @@ impl GameMask {
     }
 }
 
-/// A mask being made or made: made once, by the first question that needs it; the
-/// questions that need it meanwhile wait for it instead of making it again.
-type Cell = Arc<OnceLock<Arc<GameMask>>>;
-
-/// The masks of the filters asked lately (of one index), the most recently used last.
+/// The masks of the filters asked lately (of one index), the most recently used kept
+/// ([`Recent`]: a mask is made once, by the first question that needs it; the questions
+/// that need it meanwhile wait for it).
 pub struct Masks {
-    capacity: usize,
-    held: Mutex<Vec<(GameFilter, Cell)>>,
+    held: Recent<GameFilter, Arc<GameMask>>,
 }
 
 impl Default for Masks {
@@ -164,19 +163,18 @@ impl Masks {
     /// Keeps at most `capacity` masks.
     pub fn new(capacity: usize) -> Masks {
         Masks {
-            capacity,
-            held: Mutex::new(Vec::new()),
+            held: Recent::new(capacity),
         }
     }
 
     /// Number of masks kept (made or being made).
     pub fn len(&self) -> usize {
-        self.held.lock().map_or(0, |h| h.len())
+        self.held.len()
     }
 
     /// Whether none is kept.
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.held.is_empty()
     }
 
     /// The mask of `filter`: the kept one (waiting for it if it is being made); else, with
@@ -188,31 +186,7 @@ impl Masks {
         make: bool,
         of: impl FnOnce() -> GameMask,
     ) -> Option<Arc<GameMask>> {
-        if self.capacity == 0 {
-            return None;
-        }
-        let cell: Cell = {
-            let mut held = self.held.lock().ok()?;
-            match held.iter().position(|(f, _)| f == filter) {
-                Some(i) => {
-                    let entry = held.remove(i);
-                    let cell = Arc::clone(&entry.1);
-                    held.push(entry);
-                    cell
-                }
-                None if make => {
-                    if held.len() >= self.capacity {
-                        held.remove(0);
-                    }
-                    let cell = Cell::default();
-                    held.push((filter.clone(), Arc::clone(&cell)));
-                    cell
-                }
-                None => return None,
-            }
-        };
         // Made without the lock: other filters are answered meanwhile.
-        let mask = cell.get_or_init(|| Arc::new(of()));
-        Some(Arc::clone(mask))
+        self.held.get(filter, make, || Arc::new(of()))
     }
 }

@@ -6,7 +6,9 @@
 //! matches of the texts asked lately are kept (by the hot cache of the index whose
 //! dictionaries they test) and read by the next questions with the same text.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+
+use super::recent::Recent;
 
 use kifudex_core::columns::Dictionary;
 
@@ -31,13 +33,10 @@ pub fn matching_names(d: &Dictionary<'_>, part: &str) -> Vec<bool> {
     (0..d.len()).map(|id| d.name(id).contains(&part)).collect()
 }
 
-/// A text's matches in a field's dictionary, by name id.
-type Match = (Field, String, Arc<Vec<bool>>);
-
-/// The matches of the texts asked lately (of one index's dictionaries).
+/// The matches of the texts asked lately (of one index's dictionaries): by field and
+/// text, the names' flags ([`Recent`]: matched once, by the first question with the text).
 pub struct Matches {
-    capacity: usize,
-    held: Mutex<Vec<Match>>,
+    held: Recent<(Field, String), Arc<Vec<bool>>>,
 }
 
 impl Default for Matches {
@@ -50,39 +49,23 @@ impl Matches {
     /// Keeps at most `capacity` texts' matches.
     pub fn new(capacity: usize) -> Matches {
         Matches {
-            capacity,
-            held: Mutex::new(Vec::new()),
+            held: Recent::new(capacity),
         }
     }
 
     /// The matches of `text` in `field`'s dictionary `d`: the kept ones, else matched now
-    /// (`matching_names`) and kept (the least recently used dropped past the capacity).
+    /// (`matching_names`, without the lock: other texts are read meanwhile) and kept (the
+    /// least recently used dropped past the capacity; with none kept, matched each time).
     pub fn get(&self, field: Field, text: &str, d: &Dictionary<'_>) -> Arc<Vec<bool>> {
-        let at = |held: &[Match]| held.iter().position(|(f, t, _)| *f == field && t == text);
-        if let Ok(mut held) = self.held.lock() {
-            if let Some(i) = at(&held) {
-                let entry = held.remove(i);
-                let m = Arc::clone(&entry.2);
-                held.push(entry);
-                return m;
-            }
-        }
-        // Matched without the lock (other texts are read meanwhile).
-        let m = Arc::new(matching_names(d, text));
-        if let Ok(mut held) = self.held.lock() {
-            if self.capacity > 0 && at(&held).is_none() {
-                if held.len() >= self.capacity {
-                    held.remove(0);
-                }
-                held.push((field, text.to_string(), Arc::clone(&m)));
-            }
-        }
-        m
+        let matched = || Arc::new(matching_names(d, text));
+        self.held
+            .get(&(field, text.to_string()), true, matched)
+            .unwrap_or_else(matched)
     }
 
     /// Number of texts' matches kept.
     pub fn len(&self) -> usize {
-        self.held.lock().map_or(0, |h| h.len())
+        self.held.len()
     }
 
     /// Whether none is kept.
