@@ -31,20 +31,20 @@
 //!   they are played first, in their order;
 //! - a settled last move whose stone goes while one stone of its colour shows elsewhere,
 //!   nothing else changed but for stones that stone captures (to lift), is moved there,
-//!   provisional again (a phantom that stood [`STABLE`] snapshots, then the real move); a last move whose stone goes while one of
-//!   its colour shows on a neighbouring point, where played instead (with the other side's
-//!   answer read at once, perhaps) it gives the snapshot exactly but for the stones it
-//!   captured, still to lift, is moved there too (a stone slid onto a point where it
-//!   captures);
+//!   provisional again (a phantom that stood [`STABLE`] snapshots, then the real move); a
+//!   last move whose stone goes while one of its colour shows on a neighbouring point,
+//!   where played instead (with the other side's answer read at once, perhaps) it gives
+//!   the snapshot exactly but for the stones it captured, still to lift, is moved there
+//!   too (a stone slid onto a point where it captures);
 //! - provisional stones missing below a later move whose stone stands are not phantoms
 //!   when two or more recorded stones are missing within a hand's area (3x3 points), or
 //!   when the record without them does not explain the standing stones (colours
 //!   alternating, legal, no stone before one that showed on an earlier reading): they are
 //!   [`Condition::Restore`], and the record keeps its order (but a hand does not rest
 //!   over the board while the same `fix` is answered on [`STALLED`] snapshots in a row, or
-//!   for [`STALLED_MS`] with `t=`: stones still missing then are phantoms after all); when moves taken back as
-//!   phantoms show again with the record's later stones, the record taken back returns in
-//!   its order;
+//!   for [`STALLED_MS`] with `t=`: stones still missing then are phantoms after all); when
+//!   moves taken back as phantoms show again with the record's later stones, the record
+//!   taken back returns in its order;
 //! - a captured stone of the side to move still on the board (another of the capture's
 //!   stones lifted) whose move captures the recorded stones now missing is that side's
 //!   retake, played between two readings: the capturing stone was taken;
@@ -70,7 +70,8 @@
 //!
 //! Memory: a [`Tracker`] is 2,732 bytes (the record 2,208 with its 1,024 moves; the
 //! record's position, a board of stones only; the captured stones; the provisional moves'
-//! counts; the moves last taken back; the count of a `fix` repeated). Everything is fixed arrays and bit sets, nothing panics on any snapshot.
+//! counts; the moves last taken back; the count of a `fix` repeated). Everything is fixed
+//! arrays and bit sets, nothing panics on any snapshot.
 
 mod record;
 
@@ -1289,10 +1290,10 @@ impl Tracker {
     /// its stone is the one recorded stone `missing`, the one new stone (`fresh`) is of its
     /// colour, and played there instead (from the position before it) the old move
     /// captured nothing and the snapshot is the record's position but for stones the new
-    /// one captures, still to lift. Then the move is replaced,
-    /// provisional again (it moves back if its stone goes and the old one returns, or comes
-    /// back captured if a new stone of the other side takes it). A move
-    /// still provisional is taken back when its stone goes; one settled by a phantom that
+    /// one captures, still to lift. Then the move is replaced, provisional again (it moves
+    /// back if its stone goes and the old one returns, or comes back captured if a new
+    /// stone of the other side takes it). A move still provisional is taken back when its
+    /// stone goes; one settled by a phantom that
     /// stood [`STABLE`] snapshots (two misreadings of a point in a row, or one followed by
     /// a stone slid over it) is moved here when the real move comes.
     fn moved_last(&mut self, missing: PointSet, fresh: PointSet, seen: &[PointSet; 2]) -> bool {
@@ -1553,9 +1554,10 @@ impl Tracker {
     /// ends with a capture and a pass given to the side to move then, one captured stone
     /// of that side is still on the board (`left`: it never read empty, the others were
     /// lifted), and the one new stone (`fresh`, or a stone on a point of the capture that
-    /// read empty) is of that side too, which cannot move again after its pass. The captured stone was its retake (lifted and a stone put back
-    /// between two readings), legal, and the pass the other side's: both are recorded and
-    /// the new stone judged again, as the next move.
+    /// read empty) is of that side too, which cannot move again after its pass. The
+    /// captured stone was its retake (lifted and a stone put back between two readings),
+    /// legal, and the pass the other side's: both are recorded and the new stone judged
+    /// again, as the next move.
     fn pass_after_retake(&mut self, left: PointSet, fresh: PointSet, seen: &[PointSet; 2]) -> bool {
         let len = self.record.len();
         let (Some((passer, Move::Pass)), Some((_, Move::Play(_)))) = (
