@@ -147,7 +147,7 @@ impl GameMask {
 }
 
 /// The masks of the filters asked lately (of one index), the most recently used kept
-/// ([`Recent`]: a mask is made once, by the first question that needs it; the questions
+/// (`recent.rs`: a mask is made once, by the first question that needs it; the questions
 /// that need it meanwhile wait for it).
 pub struct Masks {
     held: Recent<GameFilter, Arc<GameMask>>,

@@ -34,7 +34,7 @@ pub fn matching_names(d: &Dictionary<'_>, part: &str) -> Vec<bool> {
 }
 
 /// The matches of the texts asked lately (of one index's dictionaries): by field and
-/// text, the names' flags ([`Recent`]: matched once, by the first question with the text).
+/// text, the names' flags (`recent.rs`: matched once, by the first question with the text).
 pub struct Matches {
     held: Recent<(Field, String), Arc<Vec<bool>>>,
 }
