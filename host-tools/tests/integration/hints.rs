@@ -1089,46 +1089,54 @@ fn firmware_replies_are_byte_identical_under_qemu() {
         text(&built.stderr)
     );
     let t_build = t0.elapsed();
-    // The defmt log (semihosting standard output) goes to a file of its own
-    // (tools/qemu-run.sh); the UART, QEMU's standard output here, carries only the replies.
-    let log = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hints-cross/firmware.defmt");
-    let mut run = firmware(&["run", "--release", "-q"]);
-    run.env("KIFUDEX_DEFMT", &log);
-    let fw_out = run_with_timeout(run, &c.requests, Duration::from_secs(600));
-    let t_run = t0.elapsed() - t_build;
-    assert!(
-        fw_out.status.success(),
-        "firmware exit {:?}: {}",
-        fw_out.status,
-        text(&fw_out.stderr)
-    );
-    let host = hints(&c.book, &c.requests, &["--leds"]);
-    assert!(host.status.success());
+    // One session: `requests` on the firmware's UART under QEMU and to `kifudex hints`, the
+    // replies byte for byte the same. The defmt log (semihosting standard output) goes to the
+    // file `log` (tools/qemu-run.sh); the UART, QEMU's standard output here, carries only the
+    // replies. Returns `kifudex hints`'s output and the firmware's run time.
+    let session = |what: &str, requests: &[u8], log: &Path, limit: u64| {
+        let mut run = firmware(&["run", "--release", "-q"]);
+        run.env("KIFUDEX_DEFMT", log);
+        let t0 = Instant::now();
+        let fw_out = run_with_timeout(run, requests, Duration::from_secs(limit));
+        let t_run = t0.elapsed();
+        assert!(
+            fw_out.status.success(),
+            "{what}: firmware exit {:?}: {}",
+            fw_out.status,
+            text(&fw_out.stderr)
+        );
+        let host = hints(&c.book, requests, &["--leds"]);
+        assert!(host.status.success());
+        if fw_out.stdout != host.stdout {
+            let (f, h) = (text(&fw_out.stdout), text(&host.stdout));
+            let first = f
+                .lines()
+                .zip(h.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or(f.lines().count().min(h.lines().count()));
+            panic!(
+                "{what}: firmware and kifudex hints differ from reply {first}: firmware {:?}, \
+                 hints {:?} ({} and {} bytes)",
+                f.lines().nth(first),
+                h.lines().nth(first),
+                f.len(),
+                h.len()
+            );
+        }
+        (host, t_run)
+    };
+    let elf = fw.join("target/thumbv7em-none-eabihf/release/kifudex-firmware-example");
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hints-cross");
+
+    let log = dir.join("firmware.defmt");
+    let (host, t_run) = session("plain requests", &c.requests, &log, 600);
     let replies = host.stdout.iter().filter(|&&b| b == b'\n').count();
     assert_eq!(replies, c.expect.len());
-    if fw_out.stdout != host.stdout {
-        let f = text(&fw_out.stdout);
-        let h = text(&host.stdout);
-        let first = f
-            .lines()
-            .zip(h.lines())
-            .position(|(a, b)| a != b)
-            .unwrap_or(f.lines().count().min(h.lines().count()));
-        panic!(
-            "firmware and kifudex hints differ from reply {first}: firmware {:?}, hints {:?} \
-             ({} and {} bytes)",
-            f.lines().nth(first),
-            h.lines().nth(first),
-            f.len(),
-            h.len()
-        );
-    }
     eprintln!(
         "firmware: {replies} replies byte-identical to kifudex hints ({} bytes); built in \
          {t_build:.1?}, ran in {t_run:.1?}",
         host.stdout.len()
     );
-    let elf = fw.join("target/thumbv7em-none-eabihf/release/kifudex-firmware-example");
     match decode_defmt(&elf, &log) {
         Some(frames) => check_firmware_log(c, &frames, &host, &text(&c.requests)),
         None => eprintln!("the firmware's log not decoded: defmt-print is not installed"),
@@ -1137,35 +1145,14 @@ fn firmware_replies_are_byte_identical_under_qemu() {
     // Tracked games: noisy snapshot streams of real games (one with handicap stones), the
     // records printed, a new record, back to plain snapshots.
     let requests = tracking_requests(c);
-    let log = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hints-cross/tracking.defmt");
+    let log = dir.join("tracking.defmt");
     std::fs::write(log.with_extension("txt"), &requests).unwrap();
-    let mut run = firmware(&["run", "--release", "-q"]);
-    run.env("KIFUDEX_DEFMT", &log);
-    let t0 = Instant::now();
-    let fw_out = run_with_timeout(run, &requests, Duration::from_secs(900));
-    assert!(
-        fw_out.status.success(),
-        "firmware exit {:?}: {}",
-        fw_out.status,
-        text(&fw_out.stderr)
-    );
-    let host = hints(&c.book, &requests, &["--leds"]);
-    assert!(host.status.success());
+    let (host, t_run) = session("tracking", &requests, &log, 900);
     let replies = host.stdout.iter().filter(|&&b| b == b'\n').count();
-    if fw_out.stdout != host.stdout {
-        let (f, h) = (text(&fw_out.stdout), text(&host.stdout));
-        let first = f.lines().zip(h.lines()).position(|(a, b)| a != b);
-        panic!(
-            "tracking: firmware and kifudex hints differ at reply {first:?}: {:?} / {:?}",
-            first.and_then(|i| f.lines().nth(i)),
-            first.and_then(|i| h.lines().nth(i))
-        );
-    }
     eprintln!(
         "firmware, tracking: {replies} replies byte-identical to kifudex hints ({} bytes), ran in \
-         {:.1?}",
+         {t_run:.1?}",
         host.stdout.len(),
-        t0.elapsed()
     );
     if let Some(frames) = decode_defmt(&elf, &log) {
         check_firmware_log(c, &frames, &host, &text(&requests));
